@@ -1,0 +1,39 @@
+# Every dependency comes from Debian packages; nothing is downloaded.
+find_package(PkgConfig REQUIRED)
+find_package(FlatBuffers REQUIRED CONFIG)
+find_program(FLATC_EXECUTABLE flatc REQUIRED)
+find_package(yaml-cpp REQUIRED)
+find_package(spdlog REQUIRED)
+find_package(Threads REQUIRED)
+pkg_check_modules(SYSTEMC REQUIRED IMPORTED_TARGET systemc)
+if(HILSIM_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+  include(GoogleTest)
+endif()
+if(HILSIM_BUILD_BENCH)
+  find_package(benchmark REQUIRED)
+endif()
+
+# hilsim_flatc(TARGET <name> SCHEMAS <fbs...>): compiles schemas into <build>/gen/hilsim/schema.
+function(hilsim_flatc)
+  cmake_parse_arguments(ARG "" "TARGET" "SCHEMAS" ${ARGN})
+  set(out_dir "${PROJECT_BINARY_DIR}/gen/hilsim/schema")
+  set(headers "")
+  foreach(fbs IN LISTS ARG_SCHEMAS)
+    get_filename_component(stem "${fbs}" NAME_WE)
+    set(header "${out_dir}/${stem}_generated.h")
+    add_custom_command(
+      OUTPUT "${header}"
+      COMMAND "${FLATC_EXECUTABLE}" --cpp --gen-object-api --scoped-enums -o "${out_dir}"
+              "${CMAKE_CURRENT_SOURCE_DIR}/${fbs}"
+      DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/${fbs}"
+      COMMENT "flatc ${fbs}"
+      VERBATIM)
+    list(APPEND headers "${header}")
+  endforeach()
+  add_custom_target(${ARG_TARGET}_gen DEPENDS ${headers})
+  add_library(${ARG_TARGET} INTERFACE)
+  add_dependencies(${ARG_TARGET} ${ARG_TARGET}_gen)
+  target_include_directories(${ARG_TARGET} INTERFACE "${PROJECT_BINARY_DIR}/gen")
+  target_link_libraries(${ARG_TARGET} INTERFACE flatbuffers::flatbuffers)
+endfunction()

@@ -1,0 +1,76 @@
+#pragma once
+// Runs the first subgraph of a verified model: prepares every node, plans the arena, then invokes
+// as often as asked with persistent state (variable tensors keep their values across invokes).
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "hilsim/rt/arena.h"
+#include "hilsim/rt/cpu_cost_model.h"
+#include "hilsim/rt/host_clock.h"
+#include "hilsim/rt/kernel.h"
+#include "hilsim/rt/model.h"
+#include "hilsim/rt/op_resolver.h"
+#include "hilsim/rt/profiler.h"
+
+namespace hilsim::rt {
+
+struct InterpreterOptions {
+  HostClock* clock = nullptr;          // defaults to an internal CountingClock
+  Profiler* profiler = nullptr;        // optional
+  CpuCostModel cost_model;             // reference-kernel cycles
+};
+
+class Interpreter {
+ public:
+  // The model must outlive the interpreter.
+  Interpreter(Model& model, const OpResolver& resolver, InterpreterOptions options = {});
+  ~Interpreter();
+  Interpreter(const Interpreter&) = delete;
+  Interpreter& operator=(const Interpreter&) = delete;
+
+  // Prepares every node and plans memory. Throws ModelError naming the failing operator.
+  void allocate();
+  // Runs every node once.
+  void invoke();
+
+  size_t inputCount() const { return inputs_.size(); }
+  size_t outputCount() const { return outputs_.size(); }
+  Tensor& input(size_t i) { return *inputs_.at(i); }
+  Tensor& output(size_t i) { return *outputs_.at(i); }
+  const std::vector<Tensor>& tensors() const { return tensors_; }
+  const std::vector<Node>& nodes() const { return nodes_; }
+  // Work of each node as computed by prepare (one entry per node).
+  const std::vector<OpWork>& work() const { return work_; }
+  // GEMM shape for FULLY_CONNECTED nodes.
+  std::optional<GemmShape> gemm(size_t node) const;
+  const ArenaPlan& arenaPlan() const { return plan_; }
+  uint32_t invocations() const { return invocations_; }
+  HostClock& clock() { return *clock_; }
+  const CpuCostModel& costModel() const { return options_.cost_model; }
+
+ private:
+  class NodeContext;
+
+  Model& model_;
+  const OpResolver& resolver_;
+  InterpreterOptions options_;
+  CountingClock own_clock_;
+  HostClock* clock_;
+  std::vector<Tensor> tensors_;
+  std::vector<Node> nodes_;
+  std::vector<std::unique_ptr<Kernel>> kernels_;
+  std::vector<OpWork> work_;
+  std::vector<uint64_t> ref_cycles_;
+  std::vector<std::vector<size_t>> scratch_sizes_;
+  std::vector<std::vector<size_t>> scratch_offsets_;
+  std::vector<Tensor*> inputs_;
+  std::vector<Tensor*> outputs_;
+  ArenaPlan plan_;
+  std::vector<uint8_t> arena_;
+  bool allocated_ = false;
+  uint32_t invocations_ = 0;
+};
+
+}  // namespace hilsim::rt

@@ -1,0 +1,65 @@
+#pragma once
+// The kernel interface, in TensorFlow Lite Micro's shape: a kernel object is created per node
+// (init), validates the node and computes its OpData once (prepare), then runs (invoke).
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "hilsim/rt/cpu_cost_model.h"
+#include "hilsim/rt/host_clock.h"
+#include "hilsim/rt/layer_record.h"
+#include "hilsim/rt/tensor.h"
+
+namespace hilsim::rt {
+
+class Model;
+
+// One operator of the subgraph with its tensors resolved.
+struct Node {
+  int index = -1;
+  tflite::BuiltinOperator op = tflite::BuiltinOperator::ADD;
+  const tflite::Operator* op_fb = nullptr;
+  std::vector<Tensor*> inputs;   // nullptr where the model has an omitted input (-1)
+  std::vector<Tensor*> outputs;
+
+  // The input at `i`, or nullptr if absent or omitted.
+  Tensor* input(size_t i) const { return i < inputs.size() ? inputs[i] : nullptr; }
+  Tensor* output(size_t i) const { return i < outputs.size() ? outputs[i] : nullptr; }
+};
+
+class PrepareContext {
+ public:
+  virtual ~PrepareContext() = default;
+  virtual const Model& model() const = 0;
+  // Reserves `bytes` of scratch memory valid during this node's invoke; returns a handle.
+  virtual int requestScratch(size_t bytes) = 0;
+};
+
+class InvokeContext {
+ public:
+  virtual ~InvokeContext() = default;
+  virtual uint8_t* scratch(int handle) = 0;
+  virtual HostClock& clock() = 0;
+  // The record of this invocation: kernels set path, reason and the accelerated breakdown.
+  virtual LayerRecord& record() = 0;
+  // Advances the host clock by the reference kernel's modelled cycles. The interpreter calls it
+  // for every layer left on the reference path that did not call it itself.
+  virtual void chargeReference() = 0;
+};
+
+class Kernel {
+ public:
+  virtual ~Kernel() = default;
+  // Validates the node (types, shapes, options) and precomputes what invoke needs. Throws
+  // hilsim::ModelError with a message that does not need to name the node (the caller does).
+  // Returns the work of one invocation for the CPU cost model.
+  virtual OpWork prepare(PrepareContext& ctx, Node& node) = 0;
+  virtual void invoke(InvokeContext& ctx, Node& node) = 0;
+  // GEMM view of the layer, for FULLY_CONNECTED kernels.
+  virtual std::optional<GemmShape> gemm() const { return std::nullopt; }
+};
+
+}  // namespace hilsim::rt

@@ -1,0 +1,20 @@
+#pragma once
+// Factories of the reference kernels (TensorFlow Lite Micro's arithmetic, bit for bit).
+
+#include <memory>
+
+#include "hilsim/rt/kernel.h"
+
+namespace hilsim::rt {
+
+std::unique_ptr<Kernel> makeFullyConnectedRef();
+std::unique_ptr<Kernel> makeQuantizeRef();
+std::unique_ptr<Kernel> makeDequantizeRef();
+std::unique_ptr<Kernel> makeReshapeRef();
+std::unique_ptr<Kernel> makeSoftmaxRef();
+std::unique_ptr<Kernel> makeConv2DRef();
+std::unique_ptr<Kernel> makeDepthwiseConv2DRef();
+std::unique_ptr<Kernel> makeAveragePool2DRef();
+std::unique_ptr<Kernel> makeSvdfRef();
+
+}  // namespace hilsim::rt

@@ -1,0 +1,64 @@
+#pragma once
+// What the runtime measures for one operator invocation: the row of the per-layer report.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hilsim/rt/tensor.h"
+
+namespace hilsim::rt {
+
+enum class ExecPath : uint8_t { kRef, kAccel };
+const char* pathName(ExecPath path);
+
+// GEMM view of a FULLY_CONNECTED layer: [rows, k] x [n, k]^T.
+struct GemmShape {
+  uint32_t rows = 0;
+  uint32_t k = 0;
+  uint32_t n = 0;
+  uint64_t macs() const { return uint64_t{rows} * k * n; }
+};
+
+struct CoreBusy {
+  uint32_t core = 0;
+  uint64_t busy_cycles = 0;  // host-clock cycles the core was busy during the layer
+  double utilization = 0.0;  // busy_cycles / layer accelerated cycles
+};
+
+// Accelerated-path breakdown, all in host-clock cycles.
+struct AccelBreakdown {
+  uint64_t fixed_cycles = 0;     // driver programming, DMA setup, core start-up, IRQ + handler
+  uint64_t variable_cycles = 0;  // the rest: data movement and compute on the critical path
+  uint64_t upload_cycles = 0;    // one-time placement of weights in device memory (in fixed)
+  uint64_t dma_in_cycles = 0;
+  uint64_t compute_cycles = 0;
+  uint64_t dma_out_cycles = 0;
+  uint64_t sync_cycles = 0;
+  uint64_t bus_stall_cycles = 0;
+  uint64_t bytes_moved = 0;
+  std::vector<CoreBusy> per_core;
+  double mac_utilization = 0.0;
+  uint64_t cycles() const { return fixed_cycles + variable_cycles; }
+};
+
+struct LayerRecord {
+  uint32_t invocation = 0;
+  int index = -1;
+  tflite::BuiltinOperator op = tflite::BuiltinOperator::ADD;
+  std::string name;
+  std::optional<GemmShape> gemm;
+  std::vector<Shape> input_shapes;
+  std::vector<Shape> output_shapes;
+  uint64_t macs = 0;
+  ExecPath path = ExecPath::kRef;
+  std::string reason;
+  uint64_t start_cycle = 0;
+  uint64_t cycles = 0;
+  uint64_t ref_cycles = 0;
+  std::optional<AccelBreakdown> accel;
+  std::optional<uint64_t> break_even_macs;
+};
+
+}  // namespace hilsim::rt

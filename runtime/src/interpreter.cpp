@@ -1,0 +1,263 @@
+#include "hilsim/rt/interpreter.h"
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+
+#include "hilsim/errors.h"
+
+namespace hilsim::rt {
+namespace {
+
+QuantParams readQuant(const tflite::Tensor& t) {
+  QuantParams q;
+  if (const tflite::QuantizationParameters* p = t.quantization()) {
+    if (p->scale()) q.scale.assign(p->scale()->begin(), p->scale()->end());
+    if (p->zero_point()) q.zero_point.assign(p->zero_point()->begin(), p->zero_point()->end());
+    q.quantized_dimension = p->quantized_dimension();
+  }
+  return q;
+}
+
+std::string nodeLabel(const Node& node) {
+  return "operator " + std::to_string(node.index) + " (" + opName(node.op) + ")";
+}
+
+// Re-throws the current exception with the node named, keeping its category.
+[[noreturn]] void rethrowForNode(const Node& node) {
+  const std::string prefix = nodeLabel(node) + ": ";
+  try {
+    throw;
+  } catch (const SimulationError& e) {
+    throw SimulationError(prefix + e.what());
+  } catch (const InputError& e) {
+    throw InputError(prefix + e.what());
+  } catch (const ConfigError& e) {
+    throw ConfigError(prefix + e.what());
+  } catch (const UsageError& e) {
+    throw ModelError(prefix + e.what());
+  } catch (const std::bad_alloc&) {
+    throw ModelError(prefix + "out of memory");
+  } catch (const std::exception& e) {
+    throw ModelError(prefix + e.what());
+  }
+}
+
+}  // namespace
+
+class Interpreter::NodeContext final : public PrepareContext, public InvokeContext {
+ public:
+  NodeContext(Interpreter& interp, size_t node) : interp_(interp), node_(node) {}
+
+  const Model& model() const override { return interp_.model_; }
+  int requestScratch(size_t bytes) override {
+    auto& sizes = interp_.scratch_sizes_[node_];
+    sizes.push_back(bytes);
+    return static_cast<int>(sizes.size() - 1);
+  }
+  uint8_t* scratch(int handle) override {
+    return interp_.arena_.data() + interp_.scratch_offsets_[node_].at(static_cast<size_t>(handle));
+  }
+  HostClock& clock() override { return *interp_.clock_; }
+  LayerRecord& record() override { return record_; }
+  void chargeReference() override {
+    interp_.clock_->advance(interp_.ref_cycles_[node_], CpuActivity::kKernel);
+    charged_ = true;
+  }
+  bool charged() const { return charged_; }
+
+ private:
+  Interpreter& interp_;
+  size_t node_;
+  LayerRecord record_;
+  bool charged_ = false;
+};
+
+Interpreter::Interpreter(Model& model, const OpResolver& resolver, InterpreterOptions options)
+    : model_(model),
+      resolver_(resolver),
+      options_(std::move(options)),
+      clock_(options_.clock ? options_.clock : &own_clock_) {
+  const tflite::SubGraph& sg = model_.mainSubgraph();
+  const size_t num_tensors = sg.tensors() ? sg.tensors()->size() : 0;
+  tensors_.resize(num_tensors);
+  for (size_t i = 0; i < num_tensors; ++i) {
+    const tflite::Tensor& fb = *sg.tensors()->Get(static_cast<flatbuffers::uoffset_t>(i));
+    Tensor& t = tensors_[i];
+    t.index = static_cast<int>(i);
+    t.name = fb.name() ? fb.name()->str() : std::string();
+    t.type = fb.type();
+    if (fb.shape()) t.shape.assign(fb.shape()->begin(), fb.shape()->end());
+    t.quant = readQuant(fb);
+    t.is_variable = fb.is_variable();
+    t.bytes = static_cast<size_t>(t.elements()) * typeSize(t.type);
+    if (model_.bufferData(fb.buffer()).size > 0) {
+      t.is_constant = true;
+      t.data = model_.mutableBufferData(fb.buffer());
+    }
+  }
+  const size_t num_ops = sg.operators() ? sg.operators()->size() : 0;
+  nodes_.resize(num_ops);
+  for (size_t o = 0; o < num_ops; ++o) {
+    const tflite::Operator& op = *sg.operators()->Get(static_cast<flatbuffers::uoffset_t>(o));
+    Node& node = nodes_[o];
+    node.index = static_cast<int>(o);
+    node.op = model_.opCode(op);
+    node.op_fb = &op;
+    if (op.inputs())
+      for (int32_t index : *op.inputs())
+        node.inputs.push_back(index < 0 ? nullptr : &tensors_[static_cast<size_t>(index)]);
+    if (op.outputs())
+      for (int32_t index : *op.outputs()) node.outputs.push_back(&tensors_[static_cast<size_t>(index)]);
+  }
+  if (sg.inputs())
+    for (int32_t index : *sg.inputs()) inputs_.push_back(&tensors_[static_cast<size_t>(index)]);
+  if (sg.outputs())
+    for (int32_t index : *sg.outputs()) outputs_.push_back(&tensors_[static_cast<size_t>(index)]);
+}
+
+Interpreter::~Interpreter() = default;
+
+void Interpreter::allocate() {
+  if (allocated_) return;
+  const size_t num_nodes = nodes_.size();
+  const int last = static_cast<int>(num_nodes);
+  if (inputs_.empty()) throw ModelError("model '" + model_.label() + "' has no input tensor");
+  if (outputs_.empty()) throw ModelError("model '" + model_.label() + "' has no output tensor");
+
+  // Lifetimes of every tensor that needs arena memory.
+  std::vector<int> first_use(tensors_.size(), -1), last_use(tensors_.size(), -1);
+  auto touch = [&](const Tensor* t, int when) {
+    if (!t || t->is_constant) return;
+    const size_t i = static_cast<size_t>(t->index);
+    if (first_use[i] < 0 || when < first_use[i]) first_use[i] = when;
+    last_use[i] = std::max(last_use[i], when);
+  };
+  for (Tensor* t : inputs_) touch(t, 0);
+  std::vector<bool> has_data(tensors_.size(), false);
+  for (Tensor* t : inputs_) has_data[static_cast<size_t>(t->index)] = true;
+  for (Tensor& t : tensors_)
+    if (t.is_constant || t.is_variable) has_data[static_cast<size_t>(t.index)] = true;
+
+  for (size_t n = 0; n < num_nodes; ++n) {
+    Node& node = nodes_[n];
+    for (Tensor* t : node.inputs) {
+      if (!t) continue;
+      if (!has_data[static_cast<size_t>(t->index)])
+        throw ModelError(nodeLabel(node) + ": input tensor " + std::to_string(t->index) + " ('" +
+                         t->name + "') has no data: it is not a model input, not produced by an "
+                         "earlier operator, and its buffer is empty");
+      touch(t, static_cast<int>(n));
+    }
+    for (Tensor* t : node.outputs) {
+      if (t->is_constant)
+        throw ModelError(nodeLabel(node) + ": output tensor " + std::to_string(t->index) +
+                         " ('" + t->name + "') is a constant");
+      has_data[static_cast<size_t>(t->index)] = true;
+      touch(t, static_cast<int>(n));
+    }
+  }
+  for (Tensor* t : outputs_) {
+    if (!has_data[static_cast<size_t>(t->index)])
+      throw ModelError("model output tensor " + std::to_string(t->index) + " ('" + t->name +
+                       "') is never written");
+    touch(t, last);
+  }
+  for (Tensor& t : tensors_)
+    if (t.is_variable && !t.is_constant) {
+      touch(&t, 0);
+      touch(&t, last);
+    }
+  for (size_t i = 0; i < tensors_.size(); ++i)
+    if (first_use[i] >= 0 && typeSize(tensors_[i].type) == 0)
+      throw ModelError("tensor " + std::to_string(i) + " ('" + tensors_[i].name +
+                       "') has unsupported type " + typeName(tensors_[i].type));
+
+  // Prepare every node (all validation happens here).
+  kernels_.clear();
+  work_.assign(num_nodes, OpWork{});
+  ref_cycles_.assign(num_nodes, 0);
+  scratch_sizes_.assign(num_nodes, {});
+  scratch_offsets_.assign(num_nodes, {});
+  for (size_t n = 0; n < num_nodes; ++n) {
+    Node& node = nodes_[n];
+    const KernelFactory* factory = resolver_.find(node.op);
+    if (!factory)
+      throw ModelError(nodeLabel(node) + ": unsupported operator " + opName(node.op) +
+                       " (hilsim has no kernel for it)");
+    try {
+      kernels_.push_back((*factory)());
+      NodeContext ctx(*this, n);
+      work_[n] = kernels_.back()->prepare(ctx, node);
+    } catch (...) {
+      rethrowForNode(node);
+    }
+    ref_cycles_[n] = options_.cost_model.cycles(node.op, work_[n]);
+  }
+
+  // Plan: tensors first, then scratch buffers (each alive during its node only).
+  std::vector<ArenaRequest> requests;
+  std::vector<Tensor*> request_tensor;
+  for (size_t i = 0; i < tensors_.size(); ++i) {
+    if (first_use[i] < 0) continue;
+    requests.push_back({tensors_[i].bytes, first_use[i], last_use[i]});
+    request_tensor.push_back(&tensors_[i]);
+  }
+  const size_t first_scratch = requests.size();
+  for (size_t n = 0; n < num_nodes; ++n)
+    for (size_t bytes : scratch_sizes_[n])
+      requests.push_back({bytes, static_cast<int>(n), static_cast<int>(n)});
+  plan_ = planArena(requests);
+  arena_.assign(plan_.total_bytes, 0);
+  for (size_t r = 0; r < first_scratch; ++r) request_tensor[r]->data = arena_.data() + plan_.offsets[r];
+  size_t r = first_scratch;
+  for (size_t n = 0; n < num_nodes; ++n)
+    for (size_t s = 0; s < scratch_sizes_[n].size(); ++s) scratch_offsets_[n].push_back(plan_.offsets[r++]);
+
+  // Variable tensors start at their zero point, as in TensorFlow Lite Micro.
+  for (Tensor& t : tensors_)
+    if (t.is_variable && !t.is_constant && t.data) {
+      const int fill = t.type == TensorType::INT8 ? t.quant.zero_point0() : 0;
+      std::memset(t.data, fill, t.bytes);
+    }
+  allocated_ = true;
+}
+
+std::optional<GemmShape> Interpreter::gemm(size_t node) const {
+  if (node >= kernels_.size()) return std::nullopt;
+  return kernels_[node]->gemm();
+}
+
+void Interpreter::invoke() {
+  if (!allocated_) allocate();
+  for (size_t n = 0; n < nodes_.size(); ++n) {
+    Node& node = nodes_[n];
+    NodeContext ctx(*this, n);
+    LayerRecord& rec = ctx.record();
+    rec.invocation = invocations_;
+    rec.index = node.index;
+    rec.op = node.op;
+    rec.name = node.outputs.empty() ? std::string() : node.outputs[0]->name;
+    rec.gemm = kernels_[n]->gemm();
+    for (const Tensor* t : node.inputs)
+      if (t && !t->is_constant) rec.input_shapes.push_back(t->shape);
+    for (const Tensor* t : node.outputs) rec.output_shapes.push_back(t->shape);
+    rec.macs = work_[n].macs;
+    rec.ref_cycles = ref_cycles_[n];
+    rec.path = ExecPath::kRef;
+    if (options_.profiler) options_.profiler->beginLayer(invocations_, node.index);
+    rec.start_cycle = clock_->now();
+    try {
+      kernels_[n]->invoke(ctx, node);
+    } catch (...) {
+      rethrowForNode(node);
+    }
+    if (rec.path == ExecPath::kRef && !ctx.charged()) ctx.chargeReference();
+    if (rec.reason.empty()) rec.reason = "reference kernel";
+    rec.cycles = clock_->now() - rec.start_cycle;
+    if (options_.profiler) options_.profiler->endLayer(rec);
+  }
+  ++invocations_;
+}
+
+}  // namespace hilsim::rt

@@ -1,0 +1,31 @@
+// Reference FULLY_CONNECTED kernel.
+
+#include "hilsim/rt/kernels/fully_connected_common.h"
+#include "hilsim/rt/kernels/reference.h"
+
+namespace hilsim::rt {
+namespace {
+
+class FullyConnectedRef final : public Kernel {
+ public:
+  OpWork prepare(PrepareContext&, Node& node) override {
+    params_ = prepareFullyConnected(node);
+    return fullyConnectedWork(params_);
+  }
+  void invoke(InvokeContext&, Node&) override {
+    if (params_.type == TensorType::FLOAT32)
+      fullyConnectedFloat(params_);
+    else
+      fullyConnectedInt8(params_);
+  }
+  std::optional<GemmShape> gemm() const override { return params_.shape; }
+
+ private:
+  FullyConnectedParams params_;
+};
+
+}  // namespace
+
+std::unique_ptr<Kernel> makeFullyConnectedRef() { return std::make_unique<FullyConnectedRef>(); }
+
+}  // namespace hilsim::rt

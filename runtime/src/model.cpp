@@ -1,0 +1,200 @@
+#include "hilsim/rt/model.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "hilsim/errors.h"
+#include "hilsim/rt/tensor.h"
+
+namespace hilsim::rt {
+namespace {
+
+std::string tensorLabel(const tflite::Tensor& t, size_t index) {
+  std::string label = "tensor " + std::to_string(index);
+  if (t.name() && t.name()->size()) label += " ('" + t.name()->str() + "')";
+  return label;
+}
+
+Shape readShape(const tflite::Tensor& t) {
+  Shape shape;
+  if (t.shape()) shape.assign(t.shape()->begin(), t.shape()->end());
+  return shape;
+}
+
+}  // namespace
+
+tflite::BuiltinOperator builtinCode(const tflite::OperatorCode& code) {
+  const int32_t deprecated = code.deprecated_builtin_code();
+  const int32_t current = static_cast<int32_t>(code.builtin_code());
+  return static_cast<tflite::BuiltinOperator>(std::max(deprecated, current));
+}
+
+const char* opName(tflite::BuiltinOperator op) {
+  const char* name = "";
+  if (op >= tflite::BuiltinOperator::MIN && op <= tflite::BuiltinOperator::MAX)
+    name = tflite::EnumNameBuiltinOperator(op);
+  return (name && *name) ? name : "UNKNOWN_OPERATOR";
+}
+
+Model Model::fromFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  if (!in) throw InputError("cannot open model '" + path + "': " + std::strerror(errno));
+  const std::streamsize size = in.tellg();
+  if (size < 0) throw InputError("cannot read model '" + path + "'");
+  std::vector<uint8_t> bytes(static_cast<size_t>(size));
+  in.seekg(0);
+  if (size > 0 && !in.read(reinterpret_cast<char*>(bytes.data()), size))
+    throw InputError("cannot read model '" + path + "'");
+  return fromBytes(std::move(bytes), path);
+}
+
+Model Model::fromBytes(std::vector<uint8_t> bytes, std::string label) {
+  return Model(std::move(bytes), std::move(label));
+}
+
+Model::Model(std::vector<uint8_t> bytes, std::string label)
+    : bytes_(std::move(bytes)), label_(std::move(label)) {
+  const std::string where = "model '" + label_ + "': ";
+  if (bytes_.size() < 8)
+    throw ModelError(where + "not a TFLite model (" + std::to_string(bytes_.size()) +
+                     " bytes is too short)");
+  if (bytes_.size() >= (size_t{1} << 31))
+    throw ModelError(where + "larger than 2 GiB, which flatbuffers cannot address");
+  if (!tflite::ModelBufferHasIdentifier(bytes_.data())) {
+    std::string id(reinterpret_cast<const char*>(bytes_.data()) + 4, 4);
+    for (char& c : id)
+      if (c < 32 || c > 126) c = '?';
+    throw ModelError(where + "not a TFLite model (file identifier '" + id +
+                     "', expected 'TFL3')");
+  }
+  flatbuffers::Verifier verifier(bytes_.data(), bytes_.size(), /*max_depth=*/64,
+                                 /*max_tables=*/10'000'000);
+  if (!tflite::VerifyModelBuffer(verifier))
+    throw ModelError(where + "corrupt or truncated TFLite flatbuffer (verification failed)");
+  model_ = tflite::GetModel(bytes_.data());
+  try {
+    validate();
+  } catch (const ModelError& e) {
+    throw ModelError(where + e.what());
+  }
+}
+
+void Model::validate() const {
+  const auto& m = *model_;
+  if (m.version() != kSupportedSchemaVersion)
+    throw ModelError("unsupported schema version " + std::to_string(m.version()) +
+                     " (hilsim reads version " + std::to_string(kSupportedSchemaVersion) + ")");
+  if (!m.subgraphs() || m.subgraphs()->size() == 0) throw ModelError("model has no subgraph");
+  const size_t num_buffers = m.buffers() ? m.buffers()->size() : 0;
+  const size_t num_codes = m.operator_codes() ? m.operator_codes()->size() : 0;
+
+  for (size_t b = 0; b < num_buffers; ++b) {
+    const tflite::Buffer* buffer = m.buffers()->Get(static_cast<flatbuffers::uoffset_t>(b));
+    if (buffer->offset() > 1) {
+      const uint64_t end = buffer->offset() + buffer->size();
+      if (end < buffer->offset() || end > bytes_.size())
+        throw ModelError("buffer " + std::to_string(b) + " points past the end of the file (" +
+                         std::to_string(end) + " > " + std::to_string(bytes_.size()) + " bytes)");
+    }
+  }
+
+  for (size_t s = 0; s < m.subgraphs()->size(); ++s) {
+    const tflite::SubGraph& sg = *m.subgraphs()->Get(static_cast<flatbuffers::uoffset_t>(s));
+    const std::string sg_label = s == 0 ? "" : "subgraph " + std::to_string(s) + ": ";
+    const size_t num_tensors = sg.tensors() ? sg.tensors()->size() : 0;
+
+    for (size_t i = 0; i < num_tensors; ++i) {
+      const tflite::Tensor& t = *sg.tensors()->Get(static_cast<flatbuffers::uoffset_t>(i));
+      const std::string label = sg_label + tensorLabel(t, i);
+      if (t.buffer() >= num_buffers)
+        throw ModelError(label + ": buffer index " + std::to_string(t.buffer()) +
+                         " out of range (model has " + std::to_string(num_buffers) + " buffers)");
+      const Shape shape = readShape(t);
+      int64_t elements = 0;
+      try {
+        elements = elementCount(shape);
+      } catch (const ModelError& e) {
+        throw ModelError(label + ": " + e.what());
+      }
+      if (const tflite::QuantizationParameters* q = t.quantization()) {
+        const size_t scales = q->scale() ? q->scale()->size() : 0;
+        const size_t zps = q->zero_point() ? q->zero_point()->size() : 0;
+        if (scales && zps && scales != zps)
+          throw ModelError(label + ": " + std::to_string(scales) + " scales but " +
+                           std::to_string(zps) + " zero points");
+        if (scales > 1 && (q->quantized_dimension() < 0 ||
+                           q->quantized_dimension() >= static_cast<int32_t>(shape.size()) ||
+                           static_cast<size_t>(shape[q->quantized_dimension()]) != scales))
+          throw ModelError(label + ": " + std::to_string(scales) +
+                           " per-channel scales do not match quantized dimension " +
+                           std::to_string(q->quantized_dimension()) + " of shape " +
+                           shapeString(shape));
+      }
+      const ConstBytes data = bufferData(t.buffer());
+      const size_t elem = typeSize(t.type());
+      if (data.size > 0 && elem > 0 &&
+          data.size < static_cast<uint64_t>(elements) * elem)
+        throw ModelError(label + ": buffer " + std::to_string(t.buffer()) + " holds " +
+                         std::to_string(data.size) + " bytes but a " + typeName(t.type()) + " " +
+                         shapeString(shape) + " tensor needs " +
+                         std::to_string(static_cast<uint64_t>(elements) * elem));
+    }
+
+    auto check_index = [&](int32_t index, bool allow_omitted, const std::string& what) {
+      if ((allow_omitted && index == -1) || (index >= 0 && static_cast<size_t>(index) < num_tensors))
+        return;
+      throw ModelError(sg_label + what + ": tensor index " + std::to_string(index) +
+                       " out of range (subgraph has " + std::to_string(num_tensors) +
+                       " tensors)");
+    };
+    if (sg.inputs())
+      for (int32_t index : *sg.inputs()) check_index(index, false, "subgraph input");
+    if (sg.outputs())
+      for (int32_t index : *sg.outputs()) check_index(index, false, "subgraph output");
+
+    const size_t num_ops = sg.operators() ? sg.operators()->size() : 0;
+    for (size_t o = 0; o < num_ops; ++o) {
+      const tflite::Operator& op = *sg.operators()->Get(static_cast<flatbuffers::uoffset_t>(o));
+      std::string label = sg_label + "operator " + std::to_string(o);
+      if (op.opcode_index() >= num_codes)
+        throw ModelError(label + ": operator code index " + std::to_string(op.opcode_index()) +
+                         " out of range (model has " + std::to_string(num_codes) + " codes)");
+      label += " (" + std::string(opName(opCode(op))) + ")";
+      if (op.inputs())
+        for (int32_t index : *op.inputs()) check_index(index, true, label + " input");
+      if (op.outputs())
+        for (int32_t index : *op.outputs()) check_index(index, false, label + " output");
+      if (op.intermediates())
+        for (int32_t index : *op.intermediates()) check_index(index, true, label + " intermediate");
+    }
+  }
+
+  if (m.metadata()) {
+    for (const tflite::Metadata* md : *m.metadata())
+      if (md->buffer() >= num_buffers)
+        throw ModelError("metadata '" + (md->name() ? md->name()->str() : std::string()) +
+                         "': buffer index " + std::to_string(md->buffer()) + " out of range");
+  }
+}
+
+tflite::BuiltinOperator Model::opCode(const tflite::Operator& op) const {
+  return builtinCode(*model_->operator_codes()->Get(op.opcode_index()));
+}
+
+ConstBytes Model::bufferData(uint32_t buffer_index) const {
+  const tflite::Buffer* buffer = model_->buffers()->Get(buffer_index);
+  if (buffer->offset() > 1) return {bytes_.data() + buffer->offset(), buffer->size()};
+  if (buffer->data()) return {buffer->data()->data(), buffer->data()->size()};
+  return {};
+}
+
+uint8_t* Model::mutableBufferData(uint32_t buffer_index) {
+  const ConstBytes data = bufferData(buffer_index);
+  if (data.size == 0) return nullptr;
+  return bytes_.data() + (data.data - bytes_.data());
+}
+
+}  // namespace hilsim::rt

@@ -1,0 +1,14 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hilsim::test {
+
+std::vector<uint8_t> readFile(const std::string& path);
+void writeFile(const std::string& path, const std::vector<uint8_t>& bytes);
+// A fresh empty directory under the build tree's test area.
+std::string makeTempDir(const std::string& name);
+
+}  // namespace hilsim::test
