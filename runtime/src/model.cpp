@@ -125,9 +125,13 @@ void Model::validate() const {
         if (scales && zps && scales != zps)
           throw ModelError(label + ": " + std::to_string(scales) + " scales but " +
                            std::to_string(zps) + " zero points");
-        if (scales > 1 && (q->quantized_dimension() < 0 ||
-                           q->quantized_dimension() >= static_cast<int32_t>(shape.size()) ||
-                           static_cast<size_t>(shape[q->quantized_dimension()]) != scales))
+        // Converters copy the filter's quantized dimension onto rank-1 bias tensors, so a
+        // vector with one scale per element is accepted whatever dimension it names.
+        const int32_t qd = q->quantized_dimension();
+        const bool along_qd = qd >= 0 && qd < static_cast<int32_t>(shape.size()) &&
+                              static_cast<size_t>(shape[static_cast<size_t>(qd)]) == scales;
+        const bool per_element_vector = shape.size() == 1 && static_cast<size_t>(shape[0]) == scales;
+        if (scales > 1 && !along_qd && !per_element_vector)
           throw ModelError(label + ": " + std::to_string(scales) +
                            " per-channel scales do not match quantized dimension " +
                            std::to_string(q->quantized_dimension()) + " of shape " +

@@ -7,6 +7,14 @@ OpResolver referenceOpResolver() {
   using Op = tflite::BuiltinOperator;
   OpResolver resolver;
   resolver.add(Op::FULLY_CONNECTED, makeFullyConnectedRef);
+  resolver.add(Op::QUANTIZE, makeQuantizeRef);
+  resolver.add(Op::DEQUANTIZE, makeDequantizeRef);
+  resolver.add(Op::RESHAPE, makeReshapeRef);
+  resolver.add(Op::SOFTMAX, makeSoftmaxRef);
+  resolver.add(Op::CONV_2D, makeConv2DRef);
+  resolver.add(Op::DEPTHWISE_CONV_2D, makeDepthwiseConv2DRef);
+  resolver.add(Op::AVERAGE_POOL_2D, makeAveragePool2DRef);
+  resolver.add(Op::SVDF, makeSvdfRef);
   return resolver;
 }
 

@@ -1,0 +1,30 @@
+#pragma once
+// Everything the driver needs from the platform, injected so that the driver stays free of
+// SystemC: register access, copies to and from device-visible memory, the interrupt, and the
+// host CPU's time. One implementation issues TLM transactions from the simulated host CPU; a fake
+// records the traffic for unit tests.
+
+#include <cstddef>
+#include <cstdint>
+
+namespace hilsim::drv {
+
+class RegIo {
+ public:
+  virtual ~RegIo() = default;
+  // Timed register access; `offset` is relative to the register block.
+  virtual uint32_t read32(uint32_t offset) = 0;
+  virtual void write32(uint32_t offset, uint32_t value) = 0;
+  // Timed copies between host memory and device-visible memory. False on a bus error.
+  virtual bool copyToDevice(uint64_t device_addr, const void* src, size_t bytes) = 0;
+  virtual bool copyFromDevice(void* dst, uint64_t device_addr, size_t bytes) = 0;
+  // Waits until the interrupt line is high or `timeout_cycles` host cycles pass; true if raised.
+  virtual bool waitForIrq(uint64_t timeout_cycles) = 0;
+  // Host CPU cycles spent in driver software.
+  virtual void spendCycles(uint64_t cycles) = 0;
+  virtual uint64_t nowCycles() const = 0;
+  // Untimed register read for diagnostics and performance counters.
+  virtual uint32_t debugRead32(uint32_t offset) = 0;
+};
+
+}  // namespace hilsim::drv

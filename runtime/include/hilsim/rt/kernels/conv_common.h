@@ -1,0 +1,147 @@
+#pragma once
+// Prepare-time helpers shared by the windowed int8 kernels (CONV_2D, DEPTHWISE_CONV_2D,
+// AVERAGE_POOL_2D): NHWC geometry with TensorFlow Lite's padding, and the per-channel
+// requantization of PopulateConvolutionQuantizationParams (tensorflow/lite/kernels/kernel_util.cc).
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hilsim/rt/kernels/fully_connected_common.h"
+#include "hilsim/rt/kernels/kernel_util.h"
+#include "hilsim/rt/kernels/padding.h"
+#include "hilsim/rt/quant.h"
+
+namespace hilsim::rt {
+
+// Sizes of an NHWC window operation; all positive after computeWindowGeometry.
+struct WindowGeometry {
+  int32_t batches = 0;
+  int32_t in_h = 0, in_w = 0, in_c = 0;
+  int32_t filter_h = 0, filter_w = 0;
+  int32_t out_h = 0, out_w = 0, out_c = 0;
+  int32_t stride_h = 1, stride_w = 1;
+  int32_t dilation_h = 1, dilation_w = 1;
+  int32_t pad_h = 0, pad_w = 0;  // padding before the first row / column
+
+  uint64_t outputs() const {
+    return uint64_t(batches) * uint64_t(out_h) * uint64_t(out_w) * uint64_t(out_c);
+  }
+  // Whether every tap of the window of output (out_y, out_x) lies inside the input.
+  bool windowInside(int32_t out_y, int32_t out_x) const {
+    const int32_t y0 = out_y * stride_h - pad_h;
+    const int32_t x0 = out_x * stride_w - pad_w;
+    return y0 >= 0 && x0 >= 0 && y0 + (filter_h - 1) * dilation_h < in_h &&
+           x0 + (filter_w - 1) * dilation_w < in_w;
+  }
+};
+
+// Validates a 4-D NHWC input and output against a filter_h x filter_w window and fills the
+// geometry (output channels are the output's last dimension). Throws ModelError.
+inline WindowGeometry computeWindowGeometry(const Tensor& in, const Tensor& out, int32_t filter_h,
+                                            int32_t filter_w, tflite::Padding padding,
+                                            int32_t stride_h, int32_t stride_w, int32_t dilation_h,
+                                            int32_t dilation_w) {
+  expectRank(in, 4, "input");
+  expectRank(out, 4, "output");
+  if (stride_h <= 0 || stride_w <= 0 || dilation_h <= 0 || dilation_w <= 0)
+    throw ModelError("strides (" + std::to_string(stride_h) + "," + std::to_string(stride_w) +
+                     ") and dilations (" + std::to_string(dilation_h) + "," +
+                     std::to_string(dilation_w) + ") must be positive");
+  if (filter_h <= 0 || filter_w <= 0)
+    throw ModelError("window " + std::to_string(filter_h) + "x" + std::to_string(filter_w) +
+                     " is empty");
+  if (padding != tflite::Padding::SAME && padding != tflite::Padding::VALID)
+    throw ModelError("unsupported padding " + std::to_string(static_cast<int>(padding)));
+  WindowGeometry g;
+  g.batches = in.dim(0);
+  g.in_h = in.dim(1);
+  g.in_w = in.dim(2);
+  g.in_c = in.dim(3);
+  g.filter_h = filter_h;
+  g.filter_w = filter_w;
+  g.stride_h = stride_h;
+  g.stride_w = stride_w;
+  g.dilation_h = dilation_h;
+  g.dilation_w = dilation_w;
+  const WindowDim rows = computeWindowDim(padding, g.in_h, filter_h, stride_h, dilation_h);
+  const WindowDim cols = computeWindowDim(padding, g.in_w, filter_w, stride_w, dilation_w);
+  if (rows.out_size <= 0 || cols.out_size <= 0)
+    throw ModelError("window " + std::to_string(filter_h) + "x" + std::to_string(filter_w) +
+                     " does not fit input " + describe(in) + " with VALID padding");
+  g.out_h = rows.out_size;
+  g.out_w = cols.out_size;
+  g.pad_h = rows.pad_before;
+  g.pad_w = cols.pad_before;
+  g.out_c = out.dim(3);
+  if (out.dim(0) != g.batches || out.dim(1) != g.out_h || out.dim(2) != g.out_w)
+    throw ModelError("output " + describe(out) + " does not match the " + std::to_string(g.out_h) +
+                     "x" + std::to_string(g.out_w) + " output the window gives on input " +
+                     describe(in));
+  if (g.batches <= 0 || g.in_c <= 0 || g.out_c <= 0)
+    throw ModelError("input " + describe(in) + " or output " + describe(out) + " is empty");
+  return g;
+}
+
+// Requantization of an int8 convolution with per-channel (or broadcast per-tensor) filter scales.
+struct ConvQuantParams {
+  int32_t input_offset = 0;  // -input zero point
+  int32_t output_zero_point = 0;
+  int32_t act_min = -128;
+  int32_t act_max = 127;
+  std::vector<int32_t> multipliers;  // one per output channel
+  std::vector<int32_t> shifts;
+};
+
+// Validates the int8 tensors of a convolution (input, int8 filter quantized along
+// `channel_dim` or per tensor, optional int32 bias of `channels` elements, output) and
+// computes the per-channel multipliers as TFLite does: double(in_scale) * double(w_scale[c]) /
+// double(out_scale), for one scale as well as many. Throws ModelError.
+inline ConvQuantParams prepareConvQuant(const Tensor& in, const Tensor& filter, const Tensor* bias,
+                                        const Tensor& out,
+                                        tflite::ActivationFunctionType activation, int32_t channels,
+                                        int32_t channel_dim) {
+  if (in.type != TensorType::INT8 || filter.type != TensorType::INT8 ||
+      out.type != TensorType::INT8)
+    throw ModelError("unsupported types: input " + describe(in) + ", filter " + describe(filter) +
+                     ", output " + describe(out) + " (hilsim supports int8 with int8 filters)");
+  expectConstant(filter, "filter");
+  if (bias) {
+    if (bias->type != TensorType::INT32)
+      throw ModelError("int8 layer needs an int32 bias, has " + describe(*bias));
+    if (bias->elements() != channels)
+      throw ModelError("bias " + describe(*bias) + " does not have " + std::to_string(channels) +
+                       " elements");
+    expectConstant(*bias, "bias");
+  }
+  expectQuantized(in, "input");
+  expectQuantized(out, "output");
+  if (filter.quant.empty()) throw ModelError("filter " + describe(filter) + " is not quantized");
+  for (int64_t zp : filter.quant.zero_point)
+    if (zp != 0) throw ModelError("filter zero point must be 0, is " + std::to_string(zp));
+  const size_t num_scales = filter.quant.scale.size();
+  if (num_scales > 1 && (num_scales != static_cast<size_t>(channels) ||
+                         filter.quant.quantized_dimension != channel_dim))
+    throw ModelError("per-channel filter needs " + std::to_string(channels) +
+                     " scales along dimension " + std::to_string(channel_dim) + ", has " +
+                     std::to_string(num_scales) + " along dimension " +
+                     std::to_string(filter.quant.quantized_dimension));
+
+  ConvQuantParams q;
+  q.input_offset = -in.quant.zero_point0();
+  q.output_zero_point = out.quant.zero_point0();
+  const double in_scale = in.quant.scale0();
+  const double out_scale = out.quant.scale0();
+  q.multipliers.resize(static_cast<size_t>(channels));
+  q.shifts.resize(static_cast<size_t>(channels));
+  for (size_t c = 0; c < static_cast<size_t>(channels); ++c) {
+    const double w_scale = filter.quant.scale[num_scales > 1 ? c : 0];
+    const QuantizedMultiplier qm = quantizeMultiplier(in_scale * w_scale / out_scale);
+    q.multipliers[c] = qm.multiplier;
+    q.shifts[c] = qm.shift;
+  }
+  int8ActivationRange(activation, out.quant.scale0(), q.output_zero_point, &q.act_min, &q.act_max);
+  return q;
+}
+
+}  // namespace hilsim::rt

@@ -1,0 +1,47 @@
+#pragma once
+// What a planned FULLY_CONNECTED layer looks like in device memory: each core's tile blocks
+// (weights, then per-feature {bias, multiplier, shift}) and the job descriptor table, in the
+// format of drv/regs.h.
+
+#include <cstdint>
+#include <vector>
+
+#include "hilsim/rt/plan/chunk_plan.h"
+
+namespace hilsim::rt::plan {
+
+// The arithmetic of an int8 layer, per output feature (per-tensor layers repeat the values).
+struct LayerArithmetic {
+  const int8_t* weights = nullptr;  // n x k, row major
+  std::vector<int32_t> bias;        // n (zeros when the layer has none)
+  std::vector<int32_t> multipliers; // n
+  std::vector<int32_t> shifts;      // n
+  int32_t input_zero_point = 0;
+  int32_t output_zero_point = 0;
+  int32_t act_min = -128;
+  int32_t act_max = 127;
+};
+
+struct LayerImage {
+  std::vector<uint8_t> tiles;            // every chunk's tile blocks, one after another
+  std::vector<uint64_t> chunk_offset;    // per chunk: offset of its first block in `tiles`
+  std::vector<uint64_t> chunk_stride;    // per chunk: bytes between its tile blocks
+};
+
+LayerImage buildTiles(const Plan& plan, const LayerArithmetic& layer);
+
+// Device addresses where the kernel placed the layer's buffers.
+struct DeviceAddresses {
+  uint64_t tiles = 0;   // LayerImage::tiles
+  uint64_t input = 0;   // rows x k int8
+  uint64_t output = 0;  // rows x n int8
+};
+
+// One descriptor per core of the plan's hardware (cores without a chunk get an empty slot).
+std::vector<uint8_t> buildDescriptorTable(const Plan& plan, const LayerArithmetic& layer,
+                                          const LayerImage& image, const DeviceAddresses& addr);
+
+// The core mask of a plan (bit c set for every core with a chunk).
+uint64_t coreMask(const Plan& plan);
+
+}  // namespace hilsim::rt::plan

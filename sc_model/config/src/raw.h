@@ -1,0 +1,107 @@
+#pragma once
+// The raw layer: the config as written, every value optional and remembering where it came from.
+// Field names mirror HardwareConfig (hardware_config.h) so that one table row (keys.cpp) can reach
+// both the raw and the resolved field of a key.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+
+namespace hilsim::config::detail {
+
+// Where a value came from: a file and 1-based line, or one `--set key=value` override.
+struct Origin {
+  std::string file;
+  int line = 0;                              // 0: not known
+  std::optional<std::string> override_text;  // "accel.num_cores=8" for a value from --set
+
+  static Origin inFile(std::string file, int line) { return Origin{std::move(file), line, {}}; }
+  static Origin fromOverride(std::string text) { return Origin{"", 0, std::move(text)}; }
+  // "configs/x.yaml:12", "configs/x.yaml" or "--set accel.num_cores=8".
+  std::string where() const;
+};
+
+// Throws hilsim::ConfigError("<where>: <message>").
+[[noreturn]] void fail(const Origin& origin, const std::string& message);
+
+template <class T>
+struct Opt {
+  std::optional<T> value;
+  Origin origin;
+};
+using RawInt = Opt<int64_t>;
+using RawFloat = Opt<double>;
+using RawBool = Opt<bool>;
+using RawString = Opt<std::string>;  // enums and names, checked by the resolver
+
+struct RawCore {
+  RawInt array_rows, array_cols;
+  RawString dataflow;
+  RawInt sram_bytes, startup_cycles;
+  RawBool double_buffer;
+};
+
+struct RawDma {
+  RawInt setup_cycles, max_burst_bytes, channels;
+};
+
+struct RawAccel {
+  RawInt num_cores;
+  RawFloat clock_mhz;
+  RawCore core;
+  RawDma dma;
+  RawInt irq_latency_cycles, reg_access_cycles;
+};
+
+struct RawBus {
+  RawInt width_bytes;
+  RawFloat clock_mhz;
+  RawInt latency_cycles;
+  RawString arbitration;
+};
+
+struct RawMemory {
+  RawInt size_bytes, latency_cycles, bytes_per_cycle;
+};
+
+struct RawCoefficients {
+  RawFloat fc_per_mac, fc_per_output, fc_per_call;
+  RawFloat conv1x1_per_mac, conv_per_mac, conv_per_output, conv_per_call;
+  RawFloat dwconv_per_mac, dwconv_per_call;
+  RawFloat pool_per_element, softmax_per_element, quantize_per_element, dequantize_per_element;
+  RawFloat reshape_per_call, op_per_call, svdf_state_per_byte;
+  RawInt reduction_multiple;
+  RawFloat weight_memory_factor;
+};
+
+struct RawCpu {
+  RawString preset, kernels;
+  RawFloat clock_mhz;
+  RawString weight_memory;
+  RawInt driver_job_cycles, driver_reg_cycles, irq_handler_cycles;
+  RawCoefficients coefficients;
+};
+
+struct RawSim {
+  RawInt quantum_ns;
+  RawString log_level;
+  RawInt watchdog_cycles;
+  RawString fault;
+  RawInt fault_at_job, transaction_bytes;
+};
+
+struct RawConfig {
+  RawAccel accel;
+  RawBus bus;
+  RawMemory memory;
+  RawCpu cpu;
+  RawSim sim;
+};
+
+// Reads `path` and the files it includes (included files first, then the file's own keys).
+void readConfigFile(const std::string& path, RawConfig& raw);
+// Applies one `--set key=value` override; the value is a YAML scalar (or a mapping for a group).
+void applyOverride(const std::string& text, RawConfig& raw);
+
+}  // namespace hilsim::config::detail

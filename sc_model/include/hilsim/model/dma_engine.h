@@ -1,0 +1,97 @@
+#pragma once
+// The accelerator's DMA engine: requests from the cores wait in one FIFO for a free channel;
+// each channel is a bus arbitration port. A transfer costs setup_cycles (accelerator clock), then
+// the access latency, then its bursts as the bus arbiter grants them. Its data moves in one TLM
+// transaction per row (or per sim.transaction_bytes chunk: the timing does not depend on it),
+// directly between system memory and the core's SRAM: one copy.
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <vector>
+
+#include "hilsim/config/hardware_config.h"
+#include "hilsim/drv/regs.h"
+#include "hilsim/model/bus.h"
+#include "hilsim/model/clocks.h"
+#include "hilsim/model/tracer.h"
+
+namespace hilsim::model {
+
+class DmaSink;
+
+struct DmaRequest {
+  enum class Direction : uint8_t { kToLocal, kToMemory };
+  Direction direction = Direction::kToLocal;
+  uint64_t mem_addr = 0;  // bus address in system memory
+  uint8_t* local = nullptr;
+  uint32_t rows = 1;      // a 2-D transfer moves `rows` rows of row_bytes
+  uint64_t row_bytes = 0;
+  uint64_t mem_stride = 0;
+  uint64_t local_stride = 0;
+  sc_core::sc_time not_before;  // earliest start
+  uint32_t job = 0;
+  uint64_t tag = 0;             // owner's use (e.g. reset generation)
+  DmaSink* sink = nullptr;
+
+  // Results, valid when the sink is told.
+  bool done = false;
+  bool error = false;
+  drv::regs::ErrorCode error_code = drv::regs::ErrorCode::kNone;
+  uint64_t error_addr = 0;
+  uint64_t stall_cycles = 0;  // bus cycles lost to other transfers
+  sc_core::sc_time done_time;
+
+  uint64_t bytes() const { return uint64_t{rows} * row_bytes; }
+};
+
+class DmaSink {
+ public:
+  virtual ~DmaSink() = default;
+  // Called (from the DMA engine's process) when `request` has completed or failed.
+  virtual void dmaDone(DmaRequest& request) = 0;
+};
+
+class DmaEngine : public sc_core::sc_module, public BusClient {
+ public:
+  tlm_utils::simple_initiator_socket<DmaEngine> socket;
+
+  DmaEngine(sc_core::sc_module_name name, const config::HardwareConfig& config,
+            const Clocks& clocks, Bus& bus, Tracer* tracer);
+
+  // Queues a request; the sink is told when it completes. The request must stay alive until then.
+  void submit(DmaRequest* request);
+  // Drops queued requests (soft reset). Transfers on the bus finish and are reported as usual.
+  void reset();
+  // Makes the first transfer of job `job` address unmapped memory (fault injection).
+  void injectUnmapped(uint32_t job) { unmapped_job_ = job; }
+
+  uint32_t channels() const { return static_cast<uint32_t>(channel_.size()); }
+
+ private:
+  void dispatch();
+  void start(uint32_t channel, DmaRequest* request);
+  void transferDone(uint32_t port, const timing::Completion& completion) override;
+  // Moves the data; false (with the request's error fields set) on an error response.
+  bool moveData(DmaRequest& request, sc_core::sc_time* latency);
+  void finish(uint32_t channel);
+
+  Clocks clocks_;
+  sc_core::sc_time setup_;
+  uint64_t transaction_bytes_;
+  Bus& bus_;
+  std::deque<DmaRequest*> queue_;
+  std::vector<DmaRequest*> channel_;
+  std::multimap<sc_core::sc_time, uint32_t> failed_;  // channels whose failed request ends then
+  sc_core::sc_event kick_;
+  Tracer* tracer_;
+  std::vector<Tracer::Signal> sig_busy_, sig_bytes_;
+  Tracer::Signal sig_total_ = 0;
+  uint64_t total_bytes_ = 0;
+  int64_t unmapped_job_ = -1;
+};
+
+}  // namespace hilsim::model

@@ -1,0 +1,87 @@
+#pragma once
+// The host CPU: the only place where the runtime and the driver meet SystemC. Its thread runs the
+// program (the runtime), whose reference kernels and driver software advance the CPU's local time
+// (a TLM quantum keeper); register accesses and copies are TLM transactions over the bus; waiting
+// for the accelerator waits for the interrupt line.
+
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <optional>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/tlm_quantumkeeper.h>
+
+#include "hilsim/config/hardware_config.h"
+#include "hilsim/drv/reg_io.h"
+#include "hilsim/model/bus.h"
+#include "hilsim/model/clocks.h"
+#include "hilsim/model/tracer.h"
+#include "hilsim/rt/host_clock.h"
+
+namespace hilsim::model {
+
+class HostCpu : public sc_core::sc_module,
+                public rt::HostClock,
+                public drv::RegIo,
+                public BusClient {
+ public:
+  tlm_utils::simple_initiator_socket<HostCpu> socket;
+  sc_core::sc_in<bool> irq;
+
+  HostCpu(sc_core::sc_module_name name, const config::HardwareConfig& config,
+          const Clocks& clocks, Bus& bus, uint32_t bus_port, Tracer* tracer);
+
+  // The program run by the CPU thread; the simulation stops when it returns.
+  void setProgram(std::function<void()> program) { program_ = std::move(program); }
+  bool finished() const { return finished_; }
+  std::exception_ptr failure() const { return failure_; }
+  // What the CPU is blocked on, for hang reports ("interrupt", "copy", or "").
+  const char* waitingFor() const { return waiting_for_; }
+  // Counts what the CPU has done (time spent, accesses, wake-ups): the watchdog's progress.
+  uint64_t progress() const { return progress_; }
+  // Marks the layer being run (nullopt between layers) in the trace, at the CPU's local time.
+  void traceLayer(std::optional<int> layer);
+
+  // rt::HostClock
+  uint64_t now() const override;
+  void advance(uint64_t cycles, rt::CpuActivity activity) override;
+
+  // drv::RegIo
+  uint32_t read32(uint32_t offset) override;
+  void write32(uint32_t offset, uint32_t value) override;
+  bool copyToDevice(uint64_t device_addr, const void* src, size_t bytes) override;
+  bool copyFromDevice(void* dst, uint64_t device_addr, size_t bytes) override;
+  bool waitForIrq(uint64_t timeout_cycles) override;
+  void spendCycles(uint64_t cycles) override { advance(cycles, rt::CpuActivity::kDriver); }
+  uint64_t nowCycles() const override { return now(); }
+  uint32_t debugRead32(uint32_t offset) override;
+
+ private:
+  void main();
+  sc_core::sc_time localTime() const { return sc_core::sc_time_stamp() + qk_.get_local_time(); }
+  void registerAccess(tlm::tlm_command command, uint32_t offset, uint32_t* value);
+  bool bulk(tlm::tlm_command command, uint64_t device_addr, uint8_t* host, size_t bytes);
+  void transferDone(uint32_t port, const timing::Completion& completion) override;
+  void setActivity(rt::CpuActivity activity, const sc_core::sc_time& at);
+
+  Clocks clocks_;
+  Bus& bus_;
+  uint32_t bus_port_;
+  uint64_t reg_software_cycles_;
+  uint64_t transaction_bytes_;
+  tlm_utils::tlm_quantumkeeper qk_;
+  std::function<void()> program_;
+  bool finished_ = false;
+  std::exception_ptr failure_;
+  const char* waiting_for_ = "";
+  uint64_t progress_ = 0;
+  sc_core::sc_event copy_done_;
+  bool copy_pending_ = false;
+  Tracer* tracer_;
+  Tracer::Signal sig_state_ = 0, sig_layer_ = 0;
+};
+
+}  // namespace hilsim::model

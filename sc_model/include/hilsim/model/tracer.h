@@ -1,0 +1,57 @@
+#pragma once
+// VCD trace of the platform (traces/README.md lists every signal). Modules record value changes
+// at simulated events, never per cycle; a module holding no Tracer records nothing, so tracing
+// costs nothing when it is off. Changes may be recorded slightly out of order (the host CPU runs
+// ahead of global time within its quantum) and are sorted when the file is written.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <systemc>
+#include <vector>
+
+namespace hilsim::model {
+
+class Tracer {
+ public:
+  using Signal = uint32_t;
+
+  // Declares a signal before simulation starts; `scope` is dotted ("core0", "dma.ch1").
+  Signal add(const std::string& scope, const std::string& name, uint32_t width_bits,
+             std::optional<uint64_t> initial = 0);
+  // Records a value (nullopt: unknown, written as x) at simulated time `t`.
+  void set(Signal signal, std::optional<uint64_t> value, const sc_core::sc_time& t);
+  void set(Signal signal, std::optional<uint64_t> value) {
+    set(signal, value, sc_core::sc_time_stamp());
+  }
+
+  // Keeps only the part of the trace between `from` and `to` (inclusive); the values current at
+  // `from` are dumped there.
+  void setWindow(sc_core::sc_time from, sc_core::sc_time to);
+  // Writes the VCD to `path` (atomically: temporary file, then rename). Throws InputError.
+  void write(const std::string& path, const std::string& version) const;
+
+  size_t changes() const { return changes_.size(); }
+
+  struct SignalInfo {
+    std::string scope;
+    std::string name;
+    uint32_t width;
+    std::optional<uint64_t> initial;
+  };
+  const std::vector<SignalInfo>& signals() const { return signals_; }
+
+ private:
+  struct Change {
+    uint64_t time_ps;
+    uint64_t seq;
+    Signal signal;
+    bool known;
+    uint64_t value;
+  };
+  std::vector<SignalInfo> signals_;
+  std::vector<Change> changes_;
+  std::optional<std::pair<uint64_t, uint64_t>> window_ps_;
+};
+
+}  // namespace hilsim::model

@@ -1,0 +1,221 @@
+#include "hilsim/model/accelerator.h"
+
+#include <cstring>
+
+namespace hilsim::model {
+
+namespace regs = drv::regs;
+
+Accelerator::Accelerator(sc_core::sc_module_name name, const config::HardwareConfig& config,
+                         const Clocks& clocks, Bus& bus, Tracer* tracer, uint64_t mem_base,
+                         uint64_t mem_size)
+    : sc_module(name),
+      reg_socket("reg_socket"),
+      irq("irq"),
+      config_(config),
+      clocks_(clocks),
+      access_delay_(clocks.accel * static_cast<double>(config.accel.reg_access_cycles)),
+      irq_latency_(clocks.accel * static_cast<double>(config.accel.irq_latency_cycles)),
+      mem_base_(mem_base),
+      mem_size_(mem_size),
+      tracer_(tracer) {
+  reg_socket.register_b_transport(this, &Accelerator::b_transport);
+  reg_socket.register_transport_dbg(this, &Accelerator::transport_dbg);
+  if (tracer_) sig_irq_ = tracer_->add("", "irq", 1);
+  dma_ = std::make_unique<DmaEngine>("dma", config, clocks, bus, tracer);
+  for (uint32_t c = 0; c < config.accel.num_cores; ++c) {
+    srams_.push_back(std::make_unique<Memory>(("sram" + std::to_string(c)).c_str(),
+                                              config.accel.core.sram_bytes, sc_core::SC_ZERO_TIME));
+    cores_.push_back(std::make_unique<MatmulCore>(("core" + std::to_string(c)).c_str(), c, config,
+                                                  clocks, *dma_, *srams_.back(), *this, tracer));
+  }
+  SC_HAS_PROCESS(Accelerator);
+  SC_METHOD(driveIrq);
+  sensitive << irq_updates_;
+  dont_initialize();
+}
+
+Accelerator::~Accelerator() = default;
+
+bool Accelerator::readRegister(uint32_t offset, uint32_t* value) const {
+  const auto& a = config_.accel;
+  const uint32_t num_cores = static_cast<uint32_t>(cores_.size());
+  if (offset >= regs::CORE_BANK_BASE &&
+      offset < regs::CORE_BANK_BASE + num_cores * regs::CORE_BANK_STRIDE) {
+    const uint32_t core = (offset - regs::CORE_BANK_BASE) / regs::CORE_BANK_STRIDE;
+    const CoreResult& r = cores_[core]->result();
+    switch ((offset - regs::CORE_BANK_BASE) % regs::CORE_BANK_STRIDE) {
+      case regs::CORE_STATUS:
+        *value = (r.busy ? regs::CORE_BUSY : 0) | (r.error ? regs::CORE_ERROR : 0) |
+                 static_cast<uint32_t>(r.error_code) << regs::STATUS_ERROR_CODE_SHIFT;
+        return true;
+      case regs::CORE_BUSY_CYCLES: *value = r.counters.busy_cycles; return true;
+      case regs::CORE_STARTUP_CYCLES: *value = r.counters.startup_cycles; return true;
+      case regs::CORE_COMPUTE_CYCLES: *value = r.counters.compute_cycles; return true;
+      case regs::CORE_LOAD_WAIT_CYCLES: *value = r.counters.load_wait_cycles; return true;
+      case regs::CORE_STORE_WAIT_CYCLES: *value = r.counters.store_wait_cycles; return true;
+      case regs::CORE_TILES: *value = r.counters.tiles; return true;
+      case regs::CORE_STALL_CYCLES: *value = r.counters.stall_cycles; return true;
+      default: return false;
+    }
+  }
+  switch (offset) {
+    case regs::ID: *value = regs::kMagic; return true;
+    case regs::VERSION: *value = regs::kVersion; return true;
+    case regs::CONFIG:
+      *value = (a.num_cores & regs::CONFIG_CORES_MASK) << regs::CONFIG_CORES_SHIFT |
+               (a.dma.channels & regs::CONFIG_CHANNELS_MASK) << regs::CONFIG_CHANNELS_SHIFT |
+               static_cast<uint32_t>(a.core.dataflow) << regs::CONFIG_DATAFLOW_SHIFT |
+               (a.core.double_buffer ? regs::CONFIG_DOUBLE_BUFFER : 0);
+      return true;
+    case regs::ARRAY: *value = a.core.array_rows | a.core.array_cols << 16; return true;
+    case regs::SRAM_BYTES_LO: *value = static_cast<uint32_t>(a.core.sram_bytes); return true;
+    case regs::SRAM_BYTES_HI: *value = static_cast<uint32_t>(a.core.sram_bytes >> 32); return true;
+    case regs::MEM_BASE_LO: *value = static_cast<uint32_t>(mem_base_); return true;
+    case regs::MEM_BASE_HI: *value = static_cast<uint32_t>(mem_base_ >> 32); return true;
+    case regs::MEM_SIZE_LO: *value = static_cast<uint32_t>(mem_size_); return true;
+    case regs::MEM_SIZE_HI: *value = static_cast<uint32_t>(mem_size_ >> 32); return true;
+    case regs::STATUS:
+      *value = (busy_ ? regs::STATUS_BUSY : 0) | (done_ ? regs::STATUS_DONE : 0) |
+               (error_ ? regs::STATUS_ERROR : 0) |
+               static_cast<uint32_t>(error_code_) << regs::STATUS_ERROR_CODE_SHIFT |
+               (error_core_ & regs::STATUS_ERROR_CORE_MASK) << regs::STATUS_ERROR_CORE_SHIFT;
+      return true;
+    case regs::IRQ_STATUS: *value = irq_status_; return true;
+    case regs::IRQ_MASK: *value = irq_mask_; return true;
+    case regs::JOB_TABLE_LO: *value = static_cast<uint32_t>(job_table_); return true;
+    case regs::JOB_TABLE_HI: *value = static_cast<uint32_t>(job_table_ >> 32); return true;
+    case regs::CORE_MASK_LO: *value = static_cast<uint32_t>(core_mask_); return true;
+    case regs::CORE_MASK_HI: *value = static_cast<uint32_t>(core_mask_ >> 32); return true;
+    case regs::JOB_COUNT: *value = job_count_; return true;
+    case regs::ERROR_ADDR_LO: *value = static_cast<uint32_t>(error_addr_); return true;
+    case regs::ERROR_ADDR_HI: *value = static_cast<uint32_t>(error_addr_ >> 32); return true;
+    default: return false;  // CTRL is write-only
+  }
+}
+
+bool Accelerator::writeRegister(uint32_t offset, uint32_t value, const sc_core::sc_time& delay) {
+  switch (offset) {
+    case regs::CTRL:
+      if (value & regs::CTRL_SOFT_RESET) softReset(delay);
+      if (value & regs::CTRL_START) startJob(delay);
+      return true;
+    case regs::IRQ_STATUS:
+      irq_status_ &= ~value;
+      updateIrq(delay);
+      return true;
+    case regs::IRQ_MASK:
+      irq_mask_ = value & (regs::IRQ_DONE | regs::IRQ_ERROR);
+      updateIrq(delay);
+      return true;
+    case regs::JOB_TABLE_LO: job_table_ = (job_table_ & ~0xFFFF'FFFFull) | value; return true;
+    case regs::JOB_TABLE_HI: job_table_ = (job_table_ & 0xFFFF'FFFFull) | uint64_t{value} << 32; return true;
+    case regs::CORE_MASK_LO: core_mask_ = (core_mask_ & ~0xFFFF'FFFFull) | value; return true;
+    case regs::CORE_MASK_HI: core_mask_ = (core_mask_ & 0xFFFF'FFFFull) | uint64_t{value} << 32; return true;
+    default: return false;  // read-only or not a register
+  }
+}
+
+void Accelerator::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
+  const uint64_t offset = trans.get_address();
+  if (trans.get_data_length() != 4 || offset % 4 != 0 || offset >= regs::kBlockBytes ||
+      trans.get_byte_enable_ptr()) {
+    trans.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  delay += access_delay_;
+  uint32_t value = 0;
+  bool ok = false;
+  if (trans.is_read()) {
+    ok = readRegister(static_cast<uint32_t>(offset), &value);
+    std::memcpy(trans.get_data_ptr(), &value, 4);
+  } else if (trans.is_write()) {
+    std::memcpy(&value, trans.get_data_ptr(), 4);
+    ok = writeRegister(static_cast<uint32_t>(offset), value, delay);
+  }
+  trans.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_COMMAND_ERROR_RESPONSE);
+}
+
+unsigned int Accelerator::transport_dbg(tlm::tlm_generic_payload& trans) {
+  const uint64_t offset = trans.get_address();
+  if (!trans.is_read() || trans.get_data_length() != 4 || offset % 4 != 0 ||
+      offset >= regs::kBlockBytes)
+    return 0;
+  uint32_t value = 0;
+  if (!readRegister(static_cast<uint32_t>(offset), &value)) return 0;
+  std::memcpy(trans.get_data_ptr(), &value, 4);
+  return 4;
+}
+
+void Accelerator::startJob(const sc_core::sc_time& delay) {
+  if (busy_) {
+    error_code_ = regs::ErrorCode::kStartWhileBusy;
+    return;
+  }
+  const uint64_t all = cores_.size() >= 64 ? ~uint64_t{0} : (uint64_t{1} << cores_.size()) - 1;
+  current_job_ = jobs_started_++;
+  done_ = false;
+  error_ = false;
+  error_code_ = regs::ErrorCode::kNone;
+  error_addr_ = 0;
+  irq_suppressed_ = false;
+  if (core_mask_ == 0 || (core_mask_ & ~all) != 0) {
+    error_ = true;
+    done_ = true;
+    error_code_ = regs::ErrorCode::kBadDescriptor;
+    irq_status_ |= regs::IRQ_ERROR;
+    updateIrq(delay + irq_latency_);
+    return;
+  }
+  busy_ = true;
+  cores_pending_ = 0;
+  for (uint32_t c = 0; c < cores_.size(); ++c)
+    if (core_mask_ >> c & 1u) {
+      ++cores_pending_;
+      cores_[c]->start(job_table_, current_job_, delay);
+    }
+}
+
+void Accelerator::softReset(const sc_core::sc_time& delay) {
+  for (auto& core : cores_) core->abort();
+  dma_->reset();
+  busy_ = done_ = error_ = false;
+  error_code_ = regs::ErrorCode::kNone;
+  error_addr_ = 0;
+  error_core_ = 0;
+  irq_status_ = 0;
+  irq_suppressed_ = false;
+  cores_pending_ = 0;
+  updateIrq(delay);
+}
+
+void Accelerator::coreDone(uint32_t core) {
+  const CoreResult& r = cores_[core]->result();
+  if (r.error && !error_) {
+    error_ = true;
+    error_code_ = r.error_code;
+    error_core_ = core;
+    error_addr_ = r.error_addr;
+  }
+  if (cores_pending_ == 0 || --cores_pending_ > 0) return;
+  busy_ = false;
+  done_ = true;
+  ++job_count_;
+  last_done_ = sc_core::sc_time_stamp();
+  irq_status_ |= error_ ? regs::IRQ_ERROR : regs::IRQ_DONE;
+  if (irq_lost_job_ >= 0 && current_job_ == static_cast<uint32_t>(irq_lost_job_)) {
+    irq_lost_job_ = -1;
+    irq_suppressed_ = true;  // the status says done, but the line never rises
+  }
+  updateIrq(irq_latency_);
+}
+
+void Accelerator::updateIrq(const sc_core::sc_time& delay) { irq_updates_.notify(delay); }
+
+void Accelerator::driveIrq() {
+  const bool level = (irq_status_ & irq_mask_) != 0 && !irq_suppressed_;
+  irq.write(level);
+  if (tracer_) tracer_->set(sig_irq_, level ? 1 : 0);
+}
+
+}  // namespace hilsim::model

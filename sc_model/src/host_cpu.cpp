@@ -1,0 +1,183 @@
+#include "hilsim/model/host_cpu.h"
+
+#include <algorithm>
+
+#include "hilsim/drv/regs.h"
+#include "hilsim/errors.h"
+#include "hilsim/model/bulk_transfer.h"
+
+namespace hilsim::model {
+
+HostCpu::HostCpu(sc_core::sc_module_name name, const config::HardwareConfig& config,
+                 const Clocks& clocks, Bus& bus, uint32_t bus_port, Tracer* tracer)
+    : sc_module(name),
+      socket("socket"),
+      irq("irq"),
+      clocks_(clocks),
+      bus_(bus),
+      bus_port_(bus_port),
+      reg_software_cycles_(config.cpu.driver_reg_cycles),
+      transaction_bytes_(config.sim.transaction_bytes),
+      tracer_(tracer) {
+  tlm_utils::tlm_quantumkeeper::set_global_quantum(
+      sc_core::sc_time(static_cast<double>(config.sim.quantum_ns), sc_core::SC_NS));
+  qk_.reset();
+  if (tracer_) {
+    sig_state_ = tracer_->add("cpu", "state", 2);
+    sig_layer_ = tracer_->add("", "layer", 32, std::nullopt);
+  }
+  SC_HAS_PROCESS(HostCpu);
+  SC_THREAD(main);
+}
+
+void HostCpu::main() {
+  try {
+    if (program_) program_();
+  } catch (...) {
+    failure_ = std::current_exception();
+  }
+  qk_.sync();
+  finished_ = true;
+  sc_core::sc_stop();
+}
+
+uint64_t HostCpu::now() const { return localTime().value() / clocks_.cpu.value(); }
+
+void HostCpu::setActivity(rt::CpuActivity activity, const sc_core::sc_time& at) {
+  if (tracer_) tracer_->set(sig_state_, static_cast<uint64_t>(activity), at);
+}
+
+void HostCpu::traceLayer(std::optional<int> layer) {
+  if (tracer_)
+    tracer_->set(sig_layer_, layer ? std::optional<uint64_t>(static_cast<uint64_t>(*layer)) : std::nullopt,
+                 localTime());
+}
+
+void HostCpu::advance(uint64_t cycles, rt::CpuActivity activity) {
+  if (cycles == 0) return;
+  ++progress_;
+  setActivity(activity, localTime());
+  qk_.inc(clocks_.cpu * static_cast<double>(cycles));
+  setActivity(rt::CpuActivity::kIdle, localTime());
+  if (qk_.need_sync()) qk_.sync();
+}
+
+void HostCpu::registerAccess(tlm::tlm_command command, uint32_t offset, uint32_t* value) {
+  ++progress_;
+  setActivity(rt::CpuActivity::kDriver, localTime());
+  qk_.inc(clocks_.cpu * static_cast<double>(reg_software_cycles_));
+  tlm::tlm_generic_payload trans;
+  trans.set_command(command);
+  trans.set_address(drv::regs::kRegisterBase + offset);
+  trans.set_data_ptr(reinterpret_cast<unsigned char*>(value));
+  trans.set_data_length(4);
+  trans.set_streaming_width(4);
+  trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_core::sc_time delay = qk_.get_local_time();
+  socket->b_transport(trans, delay);
+  qk_.set(delay);
+  // The CPU resumes on its own clock edge.
+  const sc_core::sc_time local = localTime();
+  qk_.inc(nextEdge(local, clocks_.cpu) - local);
+  setActivity(rt::CpuActivity::kIdle, localTime());
+  if (!trans.is_response_ok())
+    throw SimulationError("register access at offset 0x" + [&] {
+      char buf[16];
+      std::snprintf(buf, sizeof buf, "%x", offset);
+      return std::string(buf);
+    }() + " failed; last transaction: " + bus_.lastTransaction().describe());
+  if (qk_.need_sync()) qk_.sync();
+}
+
+uint32_t HostCpu::read32(uint32_t offset) {
+  uint32_t value = 0;
+  registerAccess(tlm::TLM_READ_COMMAND, offset, &value);
+  return value;
+}
+
+void HostCpu::write32(uint32_t offset, uint32_t value) {
+  registerAccess(tlm::TLM_WRITE_COMMAND, offset, &value);
+}
+
+bool HostCpu::bulk(tlm::tlm_command command, uint64_t device_addr, uint8_t* host, size_t bytes) {
+  if (bytes == 0) return true;
+  ++progress_;
+  qk_.sync();
+  setActivity(rt::CpuActivity::kDriver, sc_core::sc_time_stamp());
+  tlm::tlm_generic_payload trans;
+  BulkTransfer marker;
+  marker.from_host = true;
+  trans.set_extension(&marker);
+  sc_core::sc_time latency = sc_core::SC_ZERO_TIME;
+  const uint64_t chunk = transaction_bytes_ ? transaction_bytes_ : bytes;
+  bool ok = true;
+  for (uint64_t done = 0; done < bytes && ok; done += chunk) {
+    const uint64_t len = std::min<uint64_t>(chunk, bytes - done);
+    trans.set_command(command);
+    trans.set_address(device_addr + done);
+    trans.set_data_ptr(host + done);
+    trans.set_data_length(static_cast<unsigned int>(len));
+    trans.set_streaming_width(static_cast<unsigned int>(len));
+    trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    socket->b_transport(trans, delay);
+    ok = trans.is_response_ok();
+    if (done == 0) latency = delay;
+  }
+  trans.clear_extension(&marker);
+  if (!ok) return false;
+  copy_pending_ = true;
+  waiting_for_ = "copy";
+  bus_.requestTransfer(bus_port_, bytes, sc_core::sc_time_stamp() + latency, this);
+  while (copy_pending_) wait(copy_done_);
+  waiting_for_ = "";
+  const sc_core::sc_time local = localTime();
+  qk_.inc(nextEdge(local, clocks_.cpu) - local);
+  setActivity(rt::CpuActivity::kIdle, localTime());
+  return true;
+}
+
+void HostCpu::transferDone(uint32_t, const timing::Completion&) {
+  copy_pending_ = false;
+  copy_done_.notify(sc_core::SC_ZERO_TIME);
+}
+
+bool HostCpu::copyToDevice(uint64_t device_addr, const void* src, size_t bytes) {
+  return bulk(tlm::TLM_WRITE_COMMAND, device_addr,
+              const_cast<uint8_t*>(static_cast<const uint8_t*>(src)), bytes);
+}
+
+bool HostCpu::copyFromDevice(void* dst, uint64_t device_addr, size_t bytes) {
+  return bulk(tlm::TLM_READ_COMMAND, device_addr, static_cast<uint8_t*>(dst), bytes);
+}
+
+bool HostCpu::waitForIrq(uint64_t timeout_cycles) {
+  qk_.sync();
+  setActivity(rt::CpuActivity::kIdle, sc_core::sc_time_stamp());
+  if (!irq.read()) {
+    waiting_for_ = "interrupt";
+    const sc_core::sc_time deadline =
+        sc_core::sc_time_stamp() + clocks_.cpu * static_cast<double>(timeout_cycles);
+    while (!irq.read() && sc_core::sc_time_stamp() < deadline)
+      wait(deadline - sc_core::sc_time_stamp(), irq.value_changed_event());
+    waiting_for_ = "";
+  }
+  ++progress_;
+  const sc_core::sc_time local = localTime();
+  qk_.inc(nextEdge(local, clocks_.cpu) - local);
+  return irq.read();
+}
+
+uint32_t HostCpu::debugRead32(uint32_t offset) {
+  uint32_t value = 0;
+  tlm::tlm_generic_payload trans;
+  trans.set_command(tlm::TLM_READ_COMMAND);
+  trans.set_address(drv::regs::kRegisterBase + offset);
+  trans.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
+  trans.set_data_length(4);
+  trans.set_streaming_width(4);
+  socket->transport_dbg(trans);
+  return value;
+}
+
+}  // namespace hilsim::model

@@ -1,0 +1,95 @@
+#include "hilsim/model/platform.h"
+
+#include "hilsim/drv/regs.h"
+#include "hilsim/errors.h"
+
+namespace hilsim::model {
+
+namespace regs = drv::regs;
+
+Platform::Platform(sc_core::sc_module_name name, const config::HardwareConfig& config,
+                   Tracer* tracer)
+    : sc_module(name), config_(config), clocks_(Clocks::fromConfig(config)), irq_("irq") {
+  const uint32_t channels = config.accel.dma.channels;
+  bus_ = std::make_unique<Bus>("bus", config, clocks_, channels + 1, tracer);
+  memory_ = std::make_unique<Memory>(
+      "memory", config.memory.size_bytes,
+      clocks_.bus * static_cast<double>(config.memory.latency_cycles));
+  accel_ = std::make_unique<Accelerator>("accel", config, clocks_, *bus_, tracer, 0,
+                                         config.memory.size_bytes);
+  host_ = std::make_unique<HostCpu>("cpu", config, clocks_, *bus_, channels, tracer);
+
+  // Initiators: 0 host CPU, 1 DMA engine. Targets: 0 memory, 1 registers, 2 + i core i's SRAM.
+  host_->socket.bind(bus_->target_socket);
+  accel_->dma().socket.bind(bus_->target_socket);
+  bus_->nameInitiator(0, "cpu");
+  bus_->nameInitiator(1, "dma");
+  bus_->initiator_socket.bind(memory_->socket);
+  bus_->initiator_socket.bind(accel_->reg_socket);
+  bus_->map(0, 0, config.memory.size_bytes, "memory");
+  bus_->map(1, regs::kRegisterBase, regs::kBlockBytes, "registers");
+  for (uint32_t c = 0; c < accel_->numCores(); ++c) {
+    bus_->initiator_socket.bind(accel_->sram(c).socket);
+    bus_->map(2 + c, regs::kSramBase + c * regs::kSramWindow, config.accel.core.sram_bytes,
+              "sram" + std::to_string(c));
+  }
+  accel_->irq(irq_);
+  host_->irq(irq_);
+
+  switch (config.sim.fault) {
+    case config::Fault::kBusError: bus_->injectBusError(config.sim.fault_at_job); break;
+    case config::Fault::kDmaUnmapped: accel_->dma().injectUnmapped(config.sim.fault_at_job); break;
+    case config::Fault::kIrqLost: accel_->injectIrqLost(config.sim.fault_at_job); break;
+    case config::Fault::kNone: break;
+  }
+  SC_HAS_PROCESS(Platform);
+  SC_THREAD(watchdog);
+}
+
+Platform::~Platform() = default;
+
+void Platform::watchdog() {
+  const sc_core::sc_time period = clocks_.cpu * static_cast<double>(config_.sim.watchdog_cycles);
+  uint64_t last_marker = UINT64_MAX;
+  while (!host_->finished()) {
+    wait(period);
+    if (host_->finished()) return;
+    // Progress: the host CPU did something, or the bus carried something.
+    const uint64_t marker = host_->progress() + bus_->bytesMoved() +
+                            static_cast<uint64_t>(bus_->lastActivity().value());
+    if (marker == last_marker) {
+      const std::string waiting = host_->waitingFor();
+      hang_ = "watchdog: no progress for " + std::to_string(config_.sim.watchdog_cycles) +
+              " host cycles at " + sc_core::sc_time_stamp().to_string() +
+              (waiting.empty() ? "" : " while the host CPU waits for the " + waiting) +
+              "; last transaction: " + bus_->lastTransaction().describe();
+      sc_core::sc_stop();
+      return;
+    }
+    last_marker = marker;
+  }
+}
+
+void runOnPlatform(Platform& platform, std::function<void()> program) {
+  platform.host().setProgram(std::move(program));
+  try {
+    sc_core::sc_start();
+  } catch (const sc_core::sc_report& report) {
+    throw SimulationError(std::string("SystemC: ") + report.what() +
+                          "; last transaction: " + platform.bus().lastTransaction().describe());
+  }
+  if (!platform.hang().empty()) throw SimulationError(platform.hang());
+  if (!platform.host().finished())
+    throw SimulationError("simulation stalled at " + sc_core::sc_time_stamp().to_string() +
+                          "; last transaction: " + platform.bus().lastTransaction().describe());
+  if (platform.host().failure()) {
+    try {
+      std::rethrow_exception(platform.host().failure());
+    } catch (const SimulationError& e) {
+      throw SimulationError(std::string(e.what()) +
+                            "; last transaction: " + platform.bus().lastTransaction().describe());
+    }
+  }
+}
+
+}  // namespace hilsim::model

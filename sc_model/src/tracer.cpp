@@ -1,0 +1,126 @@
+#include "hilsim/model/tracer.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <map>
+
+#include "hilsim/errors.h"
+
+namespace hilsim::model {
+namespace {
+
+// VCD identifier codes: base-94 over the printable characters '!'..'~'.
+std::string identifier(uint32_t index) {
+  std::string id;
+  do {
+    id += static_cast<char>('!' + index % 94);
+    index /= 94;
+  } while (index > 0);
+  return id;
+}
+
+std::string valueText(const Tracer::SignalInfo& s, bool known, uint64_t value,
+                      const std::string& id) {
+  if (s.width == 1) return std::string(known ? (value ? "1" : "0") : "x") + id;
+  std::string bits;
+  if (!known) {
+    bits = "x";
+  } else {
+    for (int b = static_cast<int>(s.width) - 1; b >= 0; --b)
+      if (!bits.empty() || (value >> b) & 1u) bits += ((value >> b) & 1u) ? '1' : '0';
+    if (bits.empty()) bits = "0";
+  }
+  return "b" + bits + " " + id;
+}
+
+}  // namespace
+
+Tracer::Signal Tracer::add(const std::string& scope, const std::string& name, uint32_t width_bits,
+                           std::optional<uint64_t> initial) {
+  signals_.push_back({scope, name, width_bits, initial});
+  return static_cast<Signal>(signals_.size() - 1);
+}
+
+void Tracer::set(Signal signal, std::optional<uint64_t> value, const sc_core::sc_time& t) {
+  changes_.push_back({t.value(), changes_.size(), signal, value.has_value(), value.value_or(0)});
+}
+
+void Tracer::setWindow(sc_core::sc_time from, sc_core::sc_time to) {
+  window_ps_ = {from.value(), to.value()};
+}
+
+void Tracer::write(const std::string& path, const std::string& version) const {
+  std::vector<Change> sorted = changes_;
+  std::stable_sort(sorted.begin(), sorted.end(), [](const Change& a, const Change& b) {
+    return a.time_ps != b.time_ps ? a.time_ps < b.time_ps : a.seq < b.seq;
+  });
+  const uint64_t from = window_ps_ ? window_ps_->first : 0;
+  const uint64_t to = window_ps_ ? window_ps_->second : UINT64_MAX;
+
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    if (!out) throw InputError("cannot write trace '" + path + "'");
+    out << "$version " << version << " $end\n$timescale 1ps $end\n";
+    out << "$scope module hilsim $end\n";
+    // Group signals by scope, in declaration order of the scopes.
+    std::vector<std::string> scopes;
+    for (const SignalInfo& s : signals_)
+      if (std::find(scopes.begin(), scopes.end(), s.scope) == scopes.end()) scopes.push_back(s.scope);
+    for (const std::string& scope : scopes) {
+      std::vector<std::string> parts;
+      size_t start = 0;
+      while (!scope.empty() && start <= scope.size()) {
+        const size_t dot = std::min(scope.find('.', start), scope.size());
+        parts.push_back(scope.substr(start, dot - start));
+        start = dot + 1;
+      }
+      for (const std::string& p : parts) out << "$scope module " << p << " $end\n";
+      for (size_t i = 0; i < signals_.size(); ++i)
+        if (signals_[i].scope == scope)
+          out << "$var " << (signals_[i].width == 1 ? "wire" : "integer") << " "
+              << signals_[i].width << " " << identifier(static_cast<uint32_t>(i)) << " "
+              << signals_[i].name << " $end\n";
+      for (size_t i = 0; i < parts.size(); ++i) out << "$upscope $end\n";
+    }
+    out << "$upscope $end\n$enddefinitions $end\n";
+
+    // Values current at the window start.
+    std::vector<std::pair<bool, uint64_t>> current(signals_.size());
+    for (size_t i = 0; i < signals_.size(); ++i)
+      current[i] = {signals_[i].initial.has_value(), signals_[i].initial.value_or(0)};
+    size_t c = 0;
+    for (; c < sorted.size() && sorted[c].time_ps < from; ++c)
+      current[sorted[c].signal] = {sorted[c].known, sorted[c].value};
+    out << "#" << from << "\n$dumpvars\n";
+    for (size_t i = 0; i < signals_.size(); ++i)
+      out << valueText(signals_[i], current[i].first, current[i].second,
+                       identifier(static_cast<uint32_t>(i)))
+          << "\n";
+    out << "$end\n";
+    uint64_t last_time = from;
+    for (; c < sorted.size() && sorted[c].time_ps <= to; ++c) {
+      const Change& ch = sorted[c];
+      auto& cur = current[ch.signal];
+      if (cur.first == ch.known && cur.second == ch.value) continue;  // no change
+      cur = {ch.known, ch.value};
+      if (ch.time_ps != last_time) {
+        out << "#" << ch.time_ps << "\n";
+        last_time = ch.time_ps;
+      }
+      out << valueText(signals_[ch.signal], ch.known, ch.value,
+                       identifier(static_cast<uint32_t>(ch.signal)))
+          << "\n";
+    }
+    if (!out) throw InputError("cannot write trace '" + path + "'");
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw InputError("cannot write trace '" + path + "'");
+  }
+}
+
+}  // namespace hilsim::model

@@ -1,0 +1,249 @@
+// Built-in defaults, the bundled configs, CPU presets, derived defaults and the YAML round trip.
+
+#include <gtest/gtest.h>
+
+#include "config_test_util.h"
+#include "hilsim/config/loader.h"
+#include "hilsim/rt/cpu_cost_model.h"
+
+namespace hilsim::test {
+namespace {
+
+using config::HardwareConfig;
+using config::loadConfig;
+using config::toYaml;
+using rt::KernelLibrary;
+
+void expectCoefficientsEq(const rt::CpuCoefficients& a, const rt::CpuCoefficients& b) {
+  EXPECT_EQ(a.fc_per_mac, b.fc_per_mac);
+  EXPECT_EQ(a.fc_per_output, b.fc_per_output);
+  EXPECT_EQ(a.fc_per_call, b.fc_per_call);
+  EXPECT_EQ(a.conv1x1_per_mac, b.conv1x1_per_mac);
+  EXPECT_EQ(a.conv_per_mac, b.conv_per_mac);
+  EXPECT_EQ(a.conv_per_output, b.conv_per_output);
+  EXPECT_EQ(a.conv_per_call, b.conv_per_call);
+  EXPECT_EQ(a.dwconv_per_mac, b.dwconv_per_mac);
+  EXPECT_EQ(a.dwconv_per_call, b.dwconv_per_call);
+  EXPECT_EQ(a.pool_per_element, b.pool_per_element);
+  EXPECT_EQ(a.softmax_per_element, b.softmax_per_element);
+  EXPECT_EQ(a.quantize_per_element, b.quantize_per_element);
+  EXPECT_EQ(a.dequantize_per_element, b.dequantize_per_element);
+  EXPECT_EQ(a.reshape_per_call, b.reshape_per_call);
+  EXPECT_EQ(a.op_per_call, b.op_per_call);
+  EXPECT_EQ(a.svdf_state_per_byte, b.svdf_state_per_byte);
+  EXPECT_EQ(a.reduction_multiple, b.reduction_multiple);
+  EXPECT_EQ(a.weight_memory_factor, b.weight_memory_factor);
+}
+
+TEST(ConfigDefaults, BuiltInDefaultsAreTheHeaderDefaults) {
+  const HardwareConfig c = loadConfig("");
+  const HardwareConfig h;
+  EXPECT_EQ(c.accel.num_cores, h.accel.num_cores);
+  EXPECT_EQ(c.accel.clock_mhz, h.accel.clock_mhz);
+  EXPECT_EQ(c.accel.core.array_rows, h.accel.core.array_rows);
+  EXPECT_EQ(c.accel.core.array_cols, h.accel.core.array_cols);
+  EXPECT_EQ(c.accel.core.dataflow, h.accel.core.dataflow);
+  EXPECT_EQ(c.accel.core.sram_bytes, h.accel.core.sram_bytes);
+  EXPECT_EQ(c.accel.core.startup_cycles, h.accel.core.startup_cycles);
+  EXPECT_EQ(c.accel.core.double_buffer, h.accel.core.double_buffer);
+  EXPECT_EQ(c.accel.dma.setup_cycles, h.accel.dma.setup_cycles);
+  EXPECT_EQ(c.accel.dma.max_burst_bytes, h.accel.dma.max_burst_bytes);
+  EXPECT_EQ(c.accel.dma.channels, h.accel.dma.channels);
+  EXPECT_EQ(c.accel.irq_latency_cycles, h.accel.irq_latency_cycles);
+  EXPECT_EQ(c.accel.reg_access_cycles, h.accel.reg_access_cycles);
+  EXPECT_EQ(c.bus.width_bytes, h.bus.width_bytes);
+  EXPECT_EQ(c.bus.clock_mhz, h.bus.clock_mhz);
+  EXPECT_EQ(c.bus.latency_cycles, h.bus.latency_cycles);
+  EXPECT_EQ(c.bus.arbitration, h.bus.arbitration);
+  EXPECT_EQ(c.memory.size_bytes, h.memory.size_bytes);
+  EXPECT_EQ(c.memory.latency_cycles, h.memory.latency_cycles);
+  EXPECT_EQ(c.memory.bytes_per_cycle, h.memory.bytes_per_cycle);
+  EXPECT_EQ(c.cpu.preset, h.cpu.preset);
+  EXPECT_EQ(c.cpu.kernels, h.cpu.kernels);
+  EXPECT_EQ(c.cpu.clock_mhz, h.cpu.clock_mhz);
+  EXPECT_EQ(c.cpu.weight_memory, h.cpu.weight_memory);
+  EXPECT_EQ(c.cpu.driver_job_cycles, h.cpu.driver_job_cycles);
+  EXPECT_EQ(c.cpu.driver_reg_cycles, h.cpu.driver_reg_cycles);
+  EXPECT_EQ(c.cpu.irq_handler_cycles, h.cpu.irq_handler_cycles);
+  expectCoefficientsEq(c.cpu.coefficients, rt::cpuPreset("cortex-m55", KernelLibrary::kReference));
+  EXPECT_EQ(c.sim.quantum_ns, h.sim.quantum_ns);
+  EXPECT_EQ(c.sim.log_level, h.sim.log_level);
+  EXPECT_EQ(c.sim.watchdog_cycles, h.sim.watchdog_cycles);
+  EXPECT_EQ(c.sim.fault, h.sim.fault);
+  EXPECT_EQ(c.sim.fault_at_job, h.sim.fault_at_job);
+  EXPECT_EQ(c.sim.transaction_bytes, h.sim.transaction_bytes);
+  // The header's derived defaults agree with the rules that derive them.
+  EXPECT_EQ(h.accel.dma.channels, h.accel.num_cores);
+  EXPECT_EQ(h.cpu.clock_mhz, rt::cpuPresetClockMhz(h.cpu.preset));
+}
+
+TEST(ConfigDefaults, DefaultYamlResolvesToTheBuiltInDefaults) {
+  EXPECT_EQ(toYaml(loadConfig(sourcePath("configs/default.yaml"))), toYaml(loadConfig("")));
+}
+
+TEST(ConfigDefaults, BundledMultiCoreConfigs) {
+  struct Case {
+    const char* file;
+    uint32_t cores, bus_width, bytes_per_cycle;
+  };
+  for (const Case& c : {Case{"m1.yaml", 1, 16, 16}, Case{"m4.yaml", 4, 16, 16},
+                        Case{"m8.yaml", 8, 32, 32}, Case{"m16.yaml", 16, 64, 64}}) {
+    SCOPED_TRACE(c.file);
+    const HardwareConfig hw = loadConfig(sourcePath(std::string("configs/") + c.file));
+    EXPECT_EQ(hw.accel.num_cores, c.cores);
+    EXPECT_EQ(hw.accel.dma.channels, c.cores);
+    EXPECT_EQ(hw.bus.width_bytes, c.bus_width);
+    EXPECT_EQ(hw.memory.bytes_per_cycle, c.bytes_per_cycle);
+    EXPECT_EQ(hw.accel.core.sram_bytes, HardwareConfig{}.accel.core.sram_bytes);
+  }
+}
+
+TEST(ConfigDefaults, EveryCpuPresetAndKernelLibrary) {
+  for (const std::string& preset : rt::cpuPresetNames()) {
+    for (const auto library : {KernelLibrary::kReference, KernelLibrary::kCmsisNn}) {
+      const std::string kernels = config::toString(library);
+      SCOPED_TRACE(preset + " " + kernels);
+      const std::vector<config::Override> sets = {{"cpu.preset=" + preset},
+                                                  {"cpu.kernels=" + kernels}};
+      if (preset == "rv32im" && library == KernelLibrary::kCmsisNn) {
+        EXPECT_EQ(loadError("", sets),
+                  "--set cpu.kernels=cmsis_nn: cpu.kernels = 'cmsis_nn' is not available for "
+                  "cpu.preset = 'rv32im': cmsis_nn has no kernels for that core (cpu.preset set "
+                  "at --set cpu.preset=rv32im)");
+        continue;
+      }
+      const HardwareConfig hw = loadConfig("", sets);
+      EXPECT_EQ(hw.cpu.preset, preset);
+      EXPECT_EQ(hw.cpu.kernels, library);
+      EXPECT_EQ(hw.cpu.clock_mhz, rt::cpuPresetClockMhz(preset));
+      expectCoefficientsEq(hw.cpu.coefficients, rt::cpuPreset(preset, library));
+    }
+  }
+}
+
+TEST(ConfigDefaults, HeliumKernelsPadTheReduction) {
+  const HardwareConfig hw = withSets({"cpu.preset=cortex-m55-helium", "cpu.kernels=cmsis_nn"});
+  EXPECT_EQ(hw.cpu.coefficients.reduction_multiple, 16u);
+}
+
+TEST(ConfigDefaults, DerivedDefaultsFollowTheirSource) {
+  EXPECT_EQ(withSets({"accel.num_cores=8"}).accel.dma.channels, 8u);
+  EXPECT_EQ(withSets({"accel.num_cores=8", "accel.dma.channels=2"}).accel.dma.channels, 2u);
+  EXPECT_EQ(withSets({"cpu.preset=cortex-m7"}).cpu.clock_mhz, 480.0);
+  EXPECT_EQ(withSets({"cpu.clock_mhz=216", "cpu.preset=cortex-m7"}).cpu.clock_mhz, 216.0);
+}
+
+TEST(ConfigDefaults, WeightMemorySetsTheFactorUnlessItIsGiven) {
+  EXPECT_EQ(withSets({}).cpu.coefficients.weight_memory_factor, 1.0);
+  EXPECT_EQ(withSets({"cpu.weight_memory=sram"}).cpu.coefficients.weight_memory_factor, 0.6);
+  EXPECT_EQ(withSets({"cpu.weight_memory=external"}).cpu.coefficients.weight_memory_factor, 2.5);
+  // An explicit factor wins whichever comes first.
+  EXPECT_EQ(withSets({"cpu.coefficients.weight_memory_factor=0.5", "cpu.weight_memory=external"})
+                .cpu.coefficients.weight_memory_factor,
+            0.5);
+  EXPECT_EQ(withSets({"cpu.weight_memory=external", "cpu.coefficients.weight_memory_factor=0.5"})
+                .cpu.coefficients.weight_memory_factor,
+            0.5);
+}
+
+TEST(ConfigDefaults, OneCoefficientOverridesOnlyItself) {
+  const HardwareConfig hw =
+      withSets({"cpu.preset=cortex-m4f", "cpu.kernels=cmsis_nn", "cpu.coefficients.fc_per_mac=5"});
+  rt::CpuCoefficients expected = rt::cpuPreset("cortex-m4f", KernelLibrary::kCmsisNn);
+  expected.fc_per_mac = 5.0;
+  expectCoefficientsEq(hw.cpu.coefficients, expected);
+}
+
+TEST(ConfigDefaults, EveryValueTypeThroughSet) {
+  const HardwareConfig hw =
+      withSets({"accel.num_cores=0x10", "accel.clock_mhz=1e3", "accel.core.double_buffer=false",
+                "accel.core.dataflow=os", "bus.arbitration=fixed", "sim.log_level=off",
+                "sim.fault=irq_lost", "memory.size_bytes=4294967296",
+                "sim.watchdog_cycles=1000000000000", "accel.clock_mhz=250.5"});
+  EXPECT_EQ(hw.accel.num_cores, 16u);
+  EXPECT_EQ(hw.accel.clock_mhz, 250.5);  // the later override wins
+  EXPECT_FALSE(hw.accel.core.double_buffer);
+  EXPECT_EQ(hw.accel.core.dataflow, config::Dataflow::kOutputStationary);
+  EXPECT_EQ(hw.bus.arbitration, config::Arbitration::kFixed);
+  EXPECT_EQ(hw.sim.log_level, config::LogLevel::kOff);
+  EXPECT_EQ(hw.sim.fault, config::Fault::kIrqLost);
+  EXPECT_EQ(hw.memory.size_bytes, 4294967296ull);
+  EXPECT_EQ(hw.sim.watchdog_cycles, 1'000'000'000'000ull);
+}
+
+TEST(ConfigDefaults, SetAcceptsAMappingForAGroup) {
+  const HardwareConfig hw = withSets({"accel.core={array_rows: 8, array_cols: 32}"});
+  EXPECT_EQ(hw.accel.core.array_rows, 8u);
+  EXPECT_EQ(hw.accel.core.array_cols, 32u);
+}
+
+TEST(ConfigDefaults, RangeBoundaries) {
+  EXPECT_EQ(withSets({"accel.num_cores=1"}).accel.num_cores, 1u);
+  EXPECT_EQ(withSets({"accel.num_cores=64"}).accel.num_cores, 64u);
+  EXPECT_EQ(withSets({"accel.core.sram_bytes=67108864"}).accel.core.sram_bytes, 64ull << 20);
+  EXPECT_EQ(withSets({"accel.core.sram_bytes=1073741824"}).accel.core.sram_bytes, 1ull << 30);
+  EXPECT_EQ(withSets({"sim.transaction_bytes=64"}).sim.transaction_bytes, 64u);
+  EXPECT_EQ(withSets({"bus.width_bytes=1", "accel.dma.max_burst_bytes=1"}).bus.width_bytes, 1u);
+  EXPECT_EQ(withSets({"cpu.coefficients.fc_per_mac=0"}).cpu.coefficients.fc_per_mac, 0.0);
+  EXPECT_EQ(withSets({"accel.core.array_rows=64", "accel.core.array_cols=64",
+                      "accel.core.sram_bytes=4096"})
+                .accel.core.sram_bytes,
+            4096u);
+}
+
+TEST(ConfigDefaults, SixtyFourMebibyteSramInAFile) {
+  const std::string dir = makeTempDir("config_sram");
+  const std::string path = writeText(dir, "c.yaml", "accel:\n  core:\n    sram_bytes: 67108864\n");
+  EXPECT_EQ(loadConfig(path).accel.core.sram_bytes, 64ull * 1024 * 1024);
+}
+
+TEST(ConfigDefaults, EmptyFilesAndGroupsSetNothing) {
+  const std::string dir = makeTempDir("config_empty");
+  const std::string defaults = toYaml(loadConfig(""));
+  EXPECT_EQ(toYaml(loadConfig(writeText(dir, "empty.yaml", ""))), defaults);
+  EXPECT_EQ(toYaml(loadConfig(writeText(dir, "comments.yaml", "# nothing\n\n"))), defaults);
+  EXPECT_EQ(toYaml(loadConfig(writeText(dir, "groups.yaml", "accel:\nsim:\n"))), defaults);
+}
+
+TEST(ConfigDefaults, DottedKeysInAFile) {
+  const std::string dir = makeTempDir("config_dotted");
+  const std::string path =
+      writeText(dir, "c.yaml", "accel.num_cores: 2\naccel:\n  core.array_rows: 8\n");
+  const HardwareConfig hw = loadConfig(path);
+  EXPECT_EQ(hw.accel.num_cores, 2u);
+  EXPECT_EQ(hw.accel.core.array_rows, 8u);
+}
+
+TEST(ConfigDefaults, DescribeConfigListsEveryKeyInTableOrder) {
+  const std::vector<config::ConfigEntry> entries = config::describeConfig(loadConfig(""));
+  const std::vector<config::KeyInfo>& keys = config::configKeys();
+  ASSERT_EQ(entries.size(), keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) EXPECT_EQ(entries[i].key, keys[i].key);
+}
+
+TEST(ConfigDefaults, ToYamlRoundTrips) {
+  const std::string dir = makeTempDir("config_round_trip");
+  const std::vector<std::vector<std::string>> cases = {
+      {},
+      {"accel.num_cores=16", "bus.width_bytes=64", "memory.bytes_per_cycle=64"},
+      {"cpu.preset=cortex-m55-helium", "cpu.kernels=cmsis_nn", "cpu.weight_memory=sram",
+       "cpu.clock_mhz=123.456", "cpu.coefficients.softmax_per_element=0.1",
+       "accel.core.dataflow=is", "accel.core.double_buffer=false", "bus.arbitration=fixed",
+       "sim.log_level=trace", "sim.fault=dma_unmapped", "sim.fault_at_job=3",
+       "sim.transaction_bytes=4096", "accel.dma.channels=3", "accel.clock_mhz=0.1e4"},
+      {"cpu.preset=cortex-m0plus", "cpu.weight_memory=external"},
+  };
+  for (size_t i = 0; i < cases.size(); ++i) {
+    SCOPED_TRACE(i);
+    const HardwareConfig original = withSets(cases[i]);
+    const std::string yaml = toYaml(original);
+    const std::string path = writeText(dir, "c" + std::to_string(i) + ".yaml", yaml);
+    const HardwareConfig reloaded = loadConfig(path);
+    EXPECT_EQ(toYaml(reloaded), yaml);
+    expectCoefficientsEq(reloaded.cpu.coefficients, original.cpu.coefficients);
+    EXPECT_EQ(reloaded.cpu.clock_mhz, original.cpu.clock_mhz);
+  }
+}
+
+}  // namespace
+}  // namespace hilsim::test

@@ -1,0 +1,28 @@
+#include <iostream>
+#include <sstream>
+
+#include "args.h"
+#include "commands.h"
+#include "hilsim/errors.h"
+#include "hilsim/rt/interpreter.h"
+#include "json.h"
+#include "model_view.h"
+
+namespace hilsim::cli {
+
+int inspectCommand(int argc, char** argv, int first) {
+  std::string path;
+  bool json = false;
+  ArgParser args("inspect",
+                 "Shows the tensors, operators, quantization and annotations of a model, and\n"
+                 "whether hilsim can run it. Exits 2 if the file is not a valid model.");
+  args.positional("M.tflite", &path, true, "model to inspect");
+  args.flag("--json", &json, "print JSON instead of text");
+  if (!args.parse(argc, argv, first)) return 0;
+  rt::Model model = rt::Model::fromFile(path);
+  const ModelView view = describeModel(model);
+  std::cout << (json ? modelViewJson(view) : modelViewText(view));
+  return 0;
+}
+
+}  // namespace hilsim::cli

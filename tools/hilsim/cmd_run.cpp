@@ -1,0 +1,72 @@
+#include <iostream>
+
+#include "args.h"
+#include "commands.h"
+#include "hilsim/config/loader.h"
+#include "hilsim/errors.h"
+#include "io.h"
+#include "run_session.h"
+
+namespace hilsim::cli {
+
+int runCommand(int argc, char** argv, int first) {
+  std::optional<std::string> model_path, config_path, input, output, report, csv, vcd, vcd_layers;
+  std::vector<std::string> sets;
+  std::string mode = "auto", seed = "1", invocations;
+  bool quiet = false;
+  ArgParser args("run",
+                 "Simulates inference of a .tflite model on the configured hardware and prints\n"
+                 "the per-layer table. Without --model it runs the bundled demo MLP; without\n"
+                 "--config the embedded defaults (configs/default.yaml).");
+  args.option("--model", &model_path, "M.tflite", "model to run (default: the demo model)");
+  args.option("--config", &config_path, "C.yaml", "hardware config (default: embedded defaults)");
+  args.repeated("--set", &sets, "key=value", "override one config key (repeatable)");
+  args.option("--input", &input, "in.bin",
+              "raw bytes of input tensor 0; k frames run k invocations on one interpreter");
+  args.option("--output", &output, "out.bin", "write output tensor 0 of every invocation");
+  args.option("--mode", &mode, "auto|accel|ref|compare", "execution mode (default auto)");
+  args.option("--report", &report, "r.json", "write the per-layer report as JSON");
+  args.option("--csv", &csv, "layers.csv", "write the per-layer report as CSV");
+  args.option("--vcd", &vcd, "t.vcd", "write a VCD trace of the simulation");
+  args.option("--vcd-layers", &vcd_layers, "A-B", "trace only layers A to B");
+  args.option("--seed", &seed, "S", "seed of the pseudo-random inputs (default 1)");
+  args.option("--invocations", &invocations, "N",
+              "invocations with pseudo-random inputs (default 1; not with --input)");
+  args.flag("--quiet", &quiet, "do not print the table");
+  if (!args.parse(argc, argv, first)) return 0;
+
+  RunSpec spec;
+  spec.mode = parseMode(mode);
+  spec.seed = parseUnsigned("--seed", seed);
+  if (!invocations.empty()) {
+    if (input) throw UsageError("--invocations cannot be combined with --input");
+    spec.invocations = parseUnsigned("--invocations", invocations);
+    if (spec.invocations == 0 || spec.invocations > 1000000)
+      throw UsageError("--invocations: " + invocations + " is out of range (1..1000000)");
+  }
+  if (vcd || vcd_layers)
+    throw UsageError("--vcd needs the accelerator model, which this build does not include");
+  for (const auto& path : {output, report, csv})
+    if (path) checkWritable(*path, "output");
+
+  std::vector<config::Override> overrides;
+  for (const std::string& s : sets) overrides.push_back({s});
+  spec.config = config::loadConfig(config_path.value_or(""), overrides);
+  spec.config_source = config_path.value_or("embedded defaults");
+
+  rt::Model model = model_path ? rt::Model::fromFile(*model_path)
+                               : rt::Model::fromBytes(demoModelBytes(), demoModelLabel());
+  if (input) {
+    spec.input = readFile(*input);
+    if (spec.input.empty()) throw InputError("--input '" + *input + "' is empty");
+  }
+
+  const RunResult result = runModel(model, spec);
+  if (output) writeFileAtomic(*output, result.output);
+  if (report) writeFileAtomic(*report, reportJson(result.report));
+  if (csv) writeFileAtomic(*csv, reportCsv(result.report));
+  if (!quiet) printReport(std::cout, result.report);
+  return 0;
+}
+
+}  // namespace hilsim::cli

@@ -1,0 +1,80 @@
+// hilsim: the command-line front end. The only place that prints errors and chooses exit codes:
+// 0 success, 2 usage / input / configuration error, 3 simulation failure.
+
+#include <cstring>
+#include <iostream>
+#include <string>
+
+#include "commands.h"
+#include "hilsim/errors.h"
+
+namespace {
+
+struct Command {
+  const char* name;
+  int (*run)(int, char**, int);
+  const char* summary;
+};
+
+constexpr Command kCommands[] = {
+    {"run", hilsim::cli::runCommand, "simulate inference and print the per-layer table"},
+    {"inspect", hilsim::cli::inspectCommand,
+     "show tensors, operators, quantization and annotations of a model"},
+    {"gen-model", hilsim::cli::genModelCommand, "write a synthetic MLP of FULLY_CONNECTED layers"},
+    {"config", hilsim::cli::configCommand, "print the fully resolved hardware configuration"},
+};
+
+void printUsage(std::ostream& out) {
+  out << "usage: hilsim <command> [options]\n\n"
+         "hilsim simulates an M-core int8 matmul accelerator behind a TFLite-Micro-style runtime.\n\n"
+         "commands:\n";
+  for (const Command& c : kCommands) {
+    std::string name = c.name;
+    name.resize(12, ' ');
+    out << "  " << name << c.summary << "\n";
+  }
+  out << "\nRun 'hilsim <command> --help' for the options of a command.\n";
+}
+
+// One readable line: newlines inside a message become spaces.
+std::string oneLine(std::string message) {
+  for (char& c : message)
+    if (c == '\n' || c == '\r') c = ' ';
+  return message;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    printUsage(std::cerr);
+    return 2;
+  }
+  const std::string name = argv[1];
+  if (name == "--help" || name == "-h" || name == "help") {
+    printUsage(std::cout);
+    return 0;
+  }
+  if (name == "--version") {
+    std::cout << "hilsim " << HILSIM_VERSION << "\n";
+    return 0;
+  }
+  try {
+    for (const Command& c : kCommands)
+      if (name == c.name) return c.run(argc, argv, 2);
+    std::cerr << "hilsim: unknown command '" << name << "' (see hilsim --help)\n";
+    return 2;
+  } catch (const hilsim::SimulationError& e) {
+    std::cerr << "hilsim: simulation failed: " << oneLine(e.what()) << "\n";
+    return 3;
+  } catch (const hilsim::UsageError& e) {
+    std::cerr << "hilsim: " << oneLine(e.what()) << "\n";
+    return 2;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "hilsim: out of memory\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "hilsim: internal error: " << oneLine(e.what()) << "\n";
+    return 1;
+  }
+}

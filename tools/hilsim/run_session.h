@@ -1,0 +1,41 @@
+#pragma once
+// One simulated run of a model: inputs in, outputs and the per-layer report out.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hilsim/config/hardware_config.h"
+#include "hilsim/rt/model.h"
+#include "report.h"
+
+namespace hilsim::cli {
+
+enum class Mode { kAuto, kAccel, kRef, kCompare };
+Mode parseMode(const std::string& text);
+const char* modeName(Mode mode);
+
+struct RunSpec {
+  Mode mode = Mode::kAuto;
+  config::HardwareConfig config;
+  std::string config_source;
+  // Raw bytes for input tensor 0, a whole number of frames; empty: pseudo-random inputs.
+  std::vector<uint8_t> input;
+  uint64_t invocations = 1;  // used when `input` is empty
+  uint64_t seed = 1;
+};
+
+struct RunResult {
+  RunReport report;
+  std::vector<uint8_t> output;  // output tensor 0 of every invocation, concatenated
+};
+
+// The bundled demo model (generated, deterministic) and its label.
+std::vector<uint8_t> demoModelBytes();
+std::string demoModelLabel();
+
+// Runs `model` as `spec` says. Throws ModelError/InputError (exit 2) or SimulationError (exit 3).
+RunResult runModel(rt::Model& model, const RunSpec& spec);
+
+}  // namespace hilsim::cli
