@@ -254,7 +254,7 @@ void Interpreter::invoke() {
     }
     if (rec.path == ExecPath::kRef && !ctx.charged()) ctx.chargeReference();
     if (rec.reason.empty()) rec.reason = "reference kernel";
-    rec.cycles = clock_->now() - rec.start_cycle;
+    rec.cycles = rec.path_cycles.value_or(clock_->now() - rec.start_cycle);
     if (options_.profiler) options_.profiler->endLayer(rec);
   }
   ++invocations_;

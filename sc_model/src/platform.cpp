@@ -10,6 +10,8 @@ namespace regs = drv::regs;
 Platform::Platform(sc_core::sc_module_name name, const config::HardwareConfig& config,
                    Tracer* tracer)
     : sc_module(name), config_(config), clocks_(Clocks::fromConfig(config)), irq_("irq") {
+  // SystemC's informational reports (e.g. "simulation stopped by user") are not for users.
+  sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   const uint32_t channels = config.accel.dma.channels;
   bus_ = std::make_unique<Bus>("bus", config, clocks_, channels + 1, tracer);
   memory_ = std::make_unique<Memory>(

@@ -44,8 +44,12 @@ int runCommand(int argc, char** argv, int first) {
     if (spec.invocations == 0 || spec.invocations > 1000000)
       throw UsageError("--invocations: " + invocations + " is out of range (1..1000000)");
   }
-  if (vcd || vcd_layers)
-    throw UsageError("--vcd needs the accelerator model, which this build does not include");
+  if (vcd_layers && !vcd) throw UsageError("--vcd-layers needs --vcd");
+  if (vcd) {
+    checkWritable(*vcd, "--vcd");
+    spec.vcd_path = vcd;
+  }
+  if (vcd_layers) spec.vcd_layers = parseLayerRange(*vcd_layers);
   for (const auto& path : {output, report, csv})
     if (path) checkWritable(*path, "output");
 
@@ -62,6 +66,7 @@ int runCommand(int argc, char** argv, int first) {
   }
 
   const RunResult result = runModel(model, spec);
+  for (const std::string& note : result.report.notes) std::cerr << "hilsim: note: " << note << "\n";
   if (output) writeFileAtomic(*output, result.output);
   if (report) writeFileAtomic(*report, reportJson(result.report));
   if (csv) writeFileAtomic(*csv, reportCsv(result.report));

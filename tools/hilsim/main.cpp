@@ -1,6 +1,7 @@
 // hilsim: the command-line front end. The only place that prints errors and chooses exit codes:
 // 0 success, 2 usage / input / configuration error, 3 simulation failure.
 
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <string>
@@ -45,7 +46,11 @@ std::string oneLine(std::string message) {
 
 }  // namespace
 
+// SystemC's library wants an sc_main; hilsim drives the simulation from main instead.
+extern "C" int sc_main(int, char**) { return 0; }
+
 int main(int argc, char** argv) {
+  setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);
   if (argc < 2) {
     printUsage(std::cerr);
     return 2;

@@ -246,7 +246,6 @@ void printReport(std::ostream& out, const RunReport& report) {
       << report.config_source << "  cpu " << report.config.cpu.preset << " @ "
       << fixed(report.config.cpu.clock_mhz, 0) << " MHz  accel " << report.config.accel.num_cores
       << " cores\n";
-  for (const std::string& note : report.notes) out << "note: " << note << "\n";
   if (runs > 1) out << "per-layer cycles are the mean of " << runs << " invocations\n";
   std::snprintf(line, sizeof line, "%4s  %-*s  %-*s  %12s  %-5s  %12s  %12s  %7s  %s\n", "#",
                 static_cast<int>(op_width), "op", static_cast<int>(shape_width), "shape", "MACs",

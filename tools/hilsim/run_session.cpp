@@ -2,9 +2,13 @@
 
 #include <chrono>
 #include <cstring>
+#include <memory>
 
+#include "hilsim/config/derived.h"
 #include "hilsim/errors.h"
+#include "hilsim/model/platform.h"
 #include "hilsim/rt/interpreter.h"
+#include "hilsim/rt/kernels/fully_connected_accel.h"
 #include "model_gen.h"
 #include "rng.h"
 #include "sha256.h"
@@ -51,6 +55,130 @@ void fillRandom(rt::Tensor& t, Rng& rng) {
   }
 }
 
+// Feeds every frame through one interpreter and collects output tensor 0.
+void runFrames(rt::Interpreter& interp, const RunSpec& spec, RunResult* result) {
+  rt::Tensor& in = interp.input(0);
+  rt::Tensor& out = interp.output(0);
+  uint64_t frames = spec.invocations;
+  if (!spec.input.empty()) {
+    if (in.bytes == 0 || spec.input.size() % in.bytes != 0)
+      throw InputError("--input holds " + std::to_string(spec.input.size()) +
+                       " bytes, which is not a whole number of " + std::to_string(in.bytes) +
+                       "-byte frames of input tensor 0 (" + rt::typeName(in.type) + " " +
+                       rt::shapeString(in.shape) + ")");
+    frames = spec.input.size() / in.bytes;
+  }
+  Rng rng(spec.seed);
+  result->output.reserve(static_cast<size_t>(frames) * out.bytes);
+  for (uint64_t f = 0; f < frames; ++f) {
+    if (spec.input.empty()) {
+      for (size_t i = 0; i < interp.inputCount(); ++i) fillRandom(interp.input(i), rng);
+    } else {
+      std::memcpy(in.data, spec.input.data() + f * in.bytes, in.bytes);
+      for (size_t i = 1; i < interp.inputCount(); ++i) fillRandom(interp.input(i), rng);
+    }
+    interp.invoke();
+    result->output.insert(result->output.end(), out.data, out.data + out.bytes);
+  }
+  result->report.invocations = static_cast<uint32_t>(frames);
+  result->report.arena_bytes = interp.arenaPlan().total_bytes;
+}
+
+// Forwards layer records to the collector and marks the current layer in the trace.
+class TracingProfiler final : public rt::Profiler {
+ public:
+  TracingProfiler(LayerCollector& collector, model::HostCpu& host) : collector_(collector), host_(host) {}
+  void beginLayer(uint32_t, int node) override { host_.traceLayer(node); }
+  void endLayer(const rt::LayerRecord& record) override {
+    host_.traceLayer(std::nullopt);
+    collector_.endLayer(record);
+  }
+
+ private:
+  LayerCollector& collector_;
+  model::HostCpu& host_;
+};
+
+rt::OffloadMode offloadMode(Mode mode) {
+  switch (mode) {
+    case Mode::kAccel: return rt::OffloadMode::kAccel;
+    case Mode::kCompare: return rt::OffloadMode::kCompare;
+    default: return rt::OffloadMode::kAuto;
+  }
+}
+
+void runOnCountingClock(rt::Model& model, const RunSpec& spec, RunResult* result,
+                        LayerCollector& collector) {
+  rt::CountingClock clock;
+  rt::InterpreterOptions options;
+  options.clock = &clock;
+  options.profiler = &collector;
+  options.cost_model = config::costModel(spec.config);
+  const rt::OpResolver resolver = rt::referenceOpResolver();
+  rt::Interpreter interp(model, resolver, options);
+  interp.allocate();
+  runFrames(interp, spec, result);
+  result->report.simulated_cycles = clock.now();
+}
+
+void runOnSimulatedPlatform(rt::Model& model, const RunSpec& spec, RunResult* result,
+                            LayerCollector& collector) {
+  std::unique_ptr<model::Tracer> tracer;
+  if (spec.vcd_path) tracer = std::make_unique<model::Tracer>();
+  // SystemC modules live until the process ends.
+  static std::unique_ptr<model::Platform> platform;
+  platform = std::make_unique<model::Platform>("platform", spec.config, tracer.get());
+  model::HostCpu& host = platform->host();
+  std::vector<std::string> failures;
+  model::runOnPlatform(*platform, [&] {
+    drv::Driver driver(host, config::driverOptions(spec.config));
+    if (driver.open() != drv::Status::kOk)
+      throw SimulationError("driver cannot open the accelerator: " + driver.lastError());
+    rt::AccelContext accel(driver, config::planHardware(spec.config),
+                           config::planTiming(spec.config), config::costModel(spec.config),
+                           offloadMode(spec.mode));
+    accel.loadMetadataPlans(model);
+    rt::OpResolver resolver = rt::referenceOpResolver();
+    if (spec.mode != Mode::kRef)
+      resolver.add(tflite::BuiltinOperator::FULLY_CONNECTED,
+                   [&accel] { return rt::makeFullyConnectedAccel(accel); });
+    TracingProfiler profiler(collector, host);
+    rt::InterpreterOptions options;
+    options.clock = &host;
+    options.profiler = &profiler;
+    options.cost_model = config::costModel(spec.config);
+    rt::Interpreter interp(model, resolver, options);
+    interp.allocate();
+    runFrames(interp, spec, result);
+    result->report.notes = accel.notes();
+    failures = accel.failures();
+    result->report.simulated_cycles = host.now();
+  });
+  if (!failures.empty())
+    throw SimulationError(failures.front() +
+                          (failures.size() > 1
+                               ? " (and " + std::to_string(failures.size() - 1) + " more)"
+                               : std::string()) +
+                          "; last transaction: " + platform->bus().lastTransaction().describe());
+  if (tracer) {
+    if (spec.vcd_layers) {
+      const auto [first, last] = *spec.vcd_layers;
+      std::optional<uint64_t> from, to;
+      for (const rt::LayerRecord& r : collector.records()) {
+        if (r.invocation != 0) break;
+        if (r.index == first) from = r.start_cycle;
+        if (r.index == last) to = r.start_cycle + r.cycles;
+      }
+      if (!from || !to)
+        throw UsageError("--vcd-layers " + std::to_string(first) + "-" + std::to_string(last) +
+                         ": the model has no such layers");
+      const sc_core::sc_time period = platform->clocks().cpu;
+      tracer->setWindow(period * static_cast<double>(*from), period * static_cast<double>(*to));
+    }
+    tracer->write(*spec.vcd_path, std::string("hilsim ") + HILSIM_VERSION);
+  }
+}
+
 }  // namespace
 
 Mode parseMode(const std::string& text) {
@@ -71,13 +199,24 @@ const char* modeName(Mode mode) {
   return "?";
 }
 
+std::pair<int, int> parseLayerRange(const std::string& text) {
+  const size_t dash = text.find('-');
+  const std::string a = text.substr(0, dash);
+  const std::string b = dash == std::string::npos ? a : text.substr(dash + 1);
+  auto number = [&](const std::string& s) {
+    if (s.empty() || s.size() > 6 || s.find_first_not_of("0123456789") != std::string::npos)
+      throw UsageError("--vcd-layers: '" + text + "' is not a layer range like 2-5");
+    return std::stoi(s);
+  };
+  const int first = number(a), last = number(b);
+  if (first > last) throw UsageError("--vcd-layers: '" + text + "' ends before it starts");
+  return {first, last};
+}
+
 std::vector<uint8_t> demoModelBytes() { return generateMlp(demoSpec()); }
 std::string demoModelLabel() { return "demo (" + describe(demoSpec()) + ")"; }
 
 RunResult runModel(rt::Model& model, const RunSpec& spec) {
-  if (spec.mode != Mode::kRef)
-    throw UsageError(std::string("--mode ") + modeName(spec.mode) +
-                     " needs the accelerator model, which this build does not include");
   RunResult result;
   RunReport& report = result.report;
   report.model_path = model.label();
@@ -85,46 +224,14 @@ RunResult runModel(rt::Model& model, const RunSpec& spec) {
   report.mode = modeName(spec.mode);
   report.config_source = spec.config_source;
   report.config = spec.config;
-
   LayerCollector collector;
-  rt::CountingClock clock;
-  rt::InterpreterOptions options;
-  options.clock = &clock;
-  options.profiler = &collector;
-  options.cost_model = rt::CpuCostModel(spec.config.cpu.coefficients);
-  const rt::OpResolver resolver = rt::referenceOpResolver();
-  rt::Interpreter interp(model, resolver, options);
-  interp.allocate();
-  report.arena_bytes = interp.arenaPlan().total_bytes;
-
-  rt::Tensor& in = interp.input(0);
-  rt::Tensor& out = interp.output(0);
-  uint64_t frames = spec.invocations;
-  if (!spec.input.empty()) {
-    if (in.bytes == 0 || spec.input.size() % in.bytes != 0)
-      throw InputError("--input holds " + std::to_string(spec.input.size()) +
-                       " bytes, which is not a whole number of " + std::to_string(in.bytes) +
-                       "-byte frames of input tensor 0 (" + rt::typeName(in.type) + " " +
-                       rt::shapeString(in.shape) + ")");
-    frames = spec.input.size() / in.bytes;
-  }
-  Rng rng(spec.seed);
   const auto start = std::chrono::steady_clock::now();
-  result.output.reserve(static_cast<size_t>(frames) * out.bytes);
-  for (uint64_t f = 0; f < frames; ++f) {
-    if (spec.input.empty()) {
-      for (size_t i = 0; i < interp.inputCount(); ++i) fillRandom(interp.input(i), rng);
-    } else {
-      std::memcpy(in.data, spec.input.data() + f * in.bytes, in.bytes);
-      for (size_t i = 1; i < interp.inputCount(); ++i) fillRandom(interp.input(i), rng);
-    }
-    interp.invoke();
-    result.output.insert(result.output.end(), out.data, out.data + out.bytes);
-  }
+  if (spec.mode == Mode::kRef && !spec.vcd_path)
+    runOnCountingClock(model, spec, &result, collector);
+  else
+    runOnSimulatedPlatform(model, spec, &result, collector);
   report.host_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  report.invocations = static_cast<uint32_t>(frames);
-  report.simulated_cycles = clock.now();
   report.layers = collector.records();
   return result;
 }

@@ -24,6 +24,8 @@ struct RunSpec {
   std::vector<uint8_t> input;
   uint64_t invocations = 1;  // used when `input` is empty
   uint64_t seed = 1;
+  std::optional<std::string> vcd_path;  // write a VCD trace here
+  std::optional<std::pair<int, int>> vcd_layers;  // bound the trace to layers A..B
 };
 
 struct RunResult {
@@ -35,7 +37,11 @@ struct RunResult {
 std::vector<uint8_t> demoModelBytes();
 std::string demoModelLabel();
 
-// Runs `model` as `spec` says. Throws ModelError/InputError (exit 2) or SimulationError (exit 3).
+// Parses "A-B" (or "A") for --vcd-layers.
+std::pair<int, int> parseLayerRange(const std::string& text);
+
+// Runs `model` as `spec` says: in `ref` mode without a trace on a counting clock, otherwise on
+// the simulated platform. Throws ModelError/InputError (exit 2) or SimulationError (exit 3).
 RunResult runModel(rt::Model& model, const RunSpec& spec);
 
 }  // namespace hilsim::cli

@@ -89,6 +89,8 @@ class Driver {
   // Human-readable detail of the last failure (status registers), empty after success.
   const std::string& lastError() const { return last_error_; }
   uint64_t jobsSubmitted() const { return jobs_submitted_; }
+  // The wait timeout run() uses, in host cycles.
+  uint64_t timeoutCycles() const { return options_.timeout_cycles; }
 
  private:
   Status fail(Status status, const std::string& what);

@@ -56,6 +56,8 @@ struct LayerRecord {
   std::string reason;
   uint64_t start_cycle = 0;
   uint64_t cycles = 0;
+  // Set by a kernel that also ran the other path (compare mode): the cycles of the path taken.
+  std::optional<uint64_t> path_cycles;
   uint64_t ref_cycles = 0;
   std::optional<AccelBreakdown> accel;
   std::optional<uint64_t> break_even_macs;

@@ -1,0 +1,52 @@
+#pragma once
+// Chunk plans as flatbuffers (schema/chunk_plan.fbs): one plan per FULLY_CONNECTED operator,
+// carried in the operator's custom_options, or all plans in Model.metadata as a PlanSet.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hilsim/rt/plan/chunk_plan.h"
+
+namespace hilsim::rt::plan {
+
+constexpr uint16_t kPlanVersion = 1;
+constexpr const char* kPlanIdentifier = "HSCP";
+constexpr const char* kPlanSetIdentifier = "HSPS";
+constexpr const char* kMetadataName = "hilsim.chunk_plans";
+
+// Whether offloading pays, and why: what `annotate` decided.
+struct Decision {
+  bool offload = false;
+  uint64_t predicted_accel_cycles = 0;
+  uint64_t predicted_ref_cycles = 0;
+  uint64_t break_even_macs = 0;  // 0: no size of this shape family pays
+  std::string policy;            // auto | all | none
+  std::string reason;
+};
+
+struct AnnotatedPlan {
+  Plan plan;
+  Decision decision;
+};
+
+std::vector<uint8_t> encodePlan(const AnnotatedPlan& annotated);
+// True if the bytes carry hilsim's plan identifier (they may still be corrupt).
+bool hasPlanIdentifier(const uint8_t* data, size_t size);
+// Verifies and decodes a plan. Throws ModelError saying what is wrong (without naming the op).
+AnnotatedPlan decodePlan(const uint8_t* data, size_t size);
+
+struct PlanEntry {
+  uint32_t subgraph = 0;
+  uint32_t operator_index = 0;
+  std::vector<uint8_t> plan;  // an encoded ChunkPlan
+};
+
+std::vector<uint8_t> encodePlanSet(const std::vector<PlanEntry>& entries);
+// Verifies and decodes the metadata carrier. Throws ModelError.
+std::vector<PlanEntry> decodePlanSet(const uint8_t* data, size_t size);
+
+// One line describing a plan, for `inspect` and messages.
+std::string describePlan(const AnnotatedPlan& annotated);
+
+}  // namespace hilsim::rt::plan

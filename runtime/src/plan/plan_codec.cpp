@@ -1,0 +1,170 @@
+#include "hilsim/rt/plan/plan_codec.h"
+
+#include <cstring>
+
+#include "hilsim/errors.h"
+#include "hilsim/schema/chunk_plan_generated.h"
+
+namespace hilsim::rt::plan {
+namespace fb = hilsim::plan;
+
+namespace {
+
+fb::Dataflow toFb(timing::Dataflow d) {
+  switch (d) {
+    case timing::Dataflow::kOutputStationary: return fb::Dataflow::OS;
+    case timing::Dataflow::kInputStationary: return fb::Dataflow::IS;
+    default: return fb::Dataflow::WS;
+  }
+}
+
+const char* dataflowName(timing::Dataflow d) {
+  switch (d) {
+    case timing::Dataflow::kOutputStationary: return "os";
+    case timing::Dataflow::kInputStationary: return "is";
+    default: return "ws";
+  }
+}
+
+}  // namespace
+
+std::vector<uint8_t> encodePlan(const AnnotatedPlan& a) {
+  const Plan& p = a.plan;
+  flatbuffers::FlatBufferBuilder b(512);
+  std::vector<flatbuffers::Offset<fb::Chunk>> chunks;
+  for (const Chunk& c : p.chunks) {
+    std::vector<uint64_t> params;
+    for (uint64_t t : c.sram_tile) params.push_back(t + uint64_t{c.tile_n} * p.shape.k);
+    chunks.push_back(fb::CreateChunk(b, c.core, c.n_begin, c.n_count, c.tile_n, c.num_tiles,
+                                     c.sram_input, b.CreateVector(c.sram_tile),
+                                     b.CreateVector(params), c.sram_output, c.sram_used));
+  }
+  const auto hw = fb::CreateHardware(b, p.hardware.num_cores, p.hardware.array_rows,
+                                     p.hardware.array_cols, toFb(p.hardware.dataflow),
+                                     p.hardware.sram_bytes, p.hardware.double_buffer);
+  const fb::LayerShape shape(p.shape.rows, p.shape.k, p.shape.n);
+  const auto decision = fb::CreateDecision(
+      b, a.decision.offload, a.decision.predicted_accel_cycles, a.decision.predicted_ref_cycles,
+      a.decision.break_even_macs, b.CreateString(a.decision.policy),
+      b.CreateString(a.decision.reason));
+  const auto root =
+      fb::CreateChunkPlan(b, kPlanVersion, hw, &shape, b.CreateVector(chunks), decision);
+  b.Finish(root, kPlanIdentifier);
+  return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
+}
+
+bool hasPlanIdentifier(const uint8_t* data, size_t size) {
+  return size >= 8 && flatbuffers::BufferHasIdentifier(data, kPlanIdentifier);
+}
+
+AnnotatedPlan decodePlan(const uint8_t* data, size_t size) {
+  if (!hasPlanIdentifier(data, size))
+    throw ModelError("not a hilsim chunk plan (identifier is not '" + std::string(kPlanIdentifier) +
+                     "')");
+  // Plans live inside other buffers with no alignment guarantee: verify and read an aligned copy.
+  std::vector<uint8_t> copy(data, data + size);
+  flatbuffers::Verifier verifier(copy.data(), copy.size(), 32, 100000);
+  if (!fb::VerifyChunkPlanBuffer(verifier))
+    throw ModelError("chunk plan is corrupt (flatbuffer verification failed)");
+  const fb::ChunkPlan& p = *fb::GetChunkPlan(copy.data());
+  if (p.version() != kPlanVersion)
+    throw ModelError("chunk plan version " + std::to_string(p.version()) +
+                     " is not supported (hilsim reads version " + std::to_string(kPlanVersion) + ")");
+  if (!p.hardware() || !p.shape() || !p.chunks() || !p.decision())
+    throw ModelError("chunk plan lacks its hardware, shape, chunks or decision");
+  AnnotatedPlan a;
+  const fb::Hardware& hw = *p.hardware();
+  if (hw.dataflow() < fb::Dataflow::MIN || hw.dataflow() > fb::Dataflow::MAX)
+    throw ModelError("chunk plan names an unknown dataflow");
+  a.plan.hardware.num_cores = hw.num_cores();
+  a.plan.hardware.array_rows = hw.array_rows();
+  a.plan.hardware.array_cols = hw.array_cols();
+  a.plan.hardware.dataflow = hw.dataflow() == fb::Dataflow::OS   ? timing::Dataflow::kOutputStationary
+                             : hw.dataflow() == fb::Dataflow::IS ? timing::Dataflow::kInputStationary
+                                                                 : timing::Dataflow::kWeightStationary;
+  a.plan.hardware.sram_bytes = hw.sram_bytes();
+  a.plan.hardware.double_buffer = hw.double_buffer();
+  a.plan.shape = {p.shape()->rows(), p.shape()->k(), p.shape()->n()};
+  for (const fb::Chunk* c : *p.chunks()) {
+    if (!c->sram_weight_offset() || !c->sram_params_offset())
+      throw ModelError("chunk plan has a chunk without buffer offsets");
+    Chunk chunk;
+    chunk.core = c->core();
+    chunk.n_begin = c->n_begin();
+    chunk.n_count = c->n_count();
+    chunk.tile_n = c->tile_n();
+    chunk.num_tiles = c->num_tiles();
+    chunk.sram_input = c->sram_input_offset();
+    chunk.sram_tile.assign(c->sram_weight_offset()->begin(), c->sram_weight_offset()->end());
+    chunk.sram_output = c->sram_output_offset();
+    chunk.sram_used = c->sram_bytes_used();
+    if (c->sram_params_offset()->size() != chunk.sram_tile.size())
+      throw ModelError("chunk plan: core " + std::to_string(chunk.core) +
+                       " has different numbers of weight and parameter buffers");
+    for (size_t i = 0; i < chunk.sram_tile.size(); ++i)
+      if (c->sram_params_offset()->Get(static_cast<flatbuffers::uoffset_t>(i)) !=
+          chunk.sram_tile[i] + uint64_t{chunk.tile_n} * a.plan.shape.k)
+        throw ModelError("chunk plan: core " + std::to_string(chunk.core) +
+                         " puts its parameters where its weights do not end");
+    a.plan.chunks.push_back(std::move(chunk));
+  }
+  const fb::Decision& d = *p.decision();
+  a.decision.offload = d.offload();
+  a.decision.predicted_accel_cycles = d.predicted_accel_cycles();
+  a.decision.predicted_ref_cycles = d.predicted_ref_cycles();
+  a.decision.break_even_macs = d.break_even_macs();
+  a.decision.policy = d.policy() ? d.policy()->str() : "";
+  a.decision.reason = d.reason() ? d.reason()->str() : "";
+  return a;
+}
+
+std::vector<uint8_t> encodePlanSet(const std::vector<PlanEntry>& entries) {
+  flatbuffers::FlatBufferBuilder b(1024);
+  std::vector<flatbuffers::Offset<fb::PlanEntry>> offsets;
+  for (const PlanEntry& e : entries)
+    offsets.push_back(fb::CreatePlanEntry(b, e.subgraph, e.operator_index, b.CreateVector(e.plan)));
+  b.Finish(fb::CreatePlanSet(b, kPlanVersion, b.CreateVector(offsets)), kPlanSetIdentifier);
+  return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
+}
+
+std::vector<PlanEntry> decodePlanSet(const uint8_t* data, size_t size) {
+  if (size < 8 || !flatbuffers::BufferHasIdentifier(data, kPlanSetIdentifier))
+    throw ModelError(std::string("metadata '") + kMetadataName + "' is not a hilsim plan set");
+  std::vector<uint8_t> copy(data, data + size);
+  flatbuffers::Verifier verifier(copy.data(), copy.size(), 32, 1000000);
+  if (!verifier.VerifyBuffer<fb::PlanSet>(kPlanSetIdentifier))
+    throw ModelError(std::string("metadata '") + kMetadataName + "' is corrupt");
+  const fb::PlanSet& set = *flatbuffers::GetRoot<fb::PlanSet>(copy.data());
+  if (set.version() != kPlanVersion)
+    throw ModelError(std::string("metadata '") + kMetadataName + "' has version " +
+                     std::to_string(set.version()) + " (hilsim reads version " +
+                     std::to_string(kPlanVersion) + ")");
+  std::vector<PlanEntry> entries;
+  if (set.entries())
+    for (const fb::PlanEntry* e : *set.entries()) {
+      PlanEntry entry;
+      entry.subgraph = e->subgraph();
+      entry.operator_index = e->operator_index();
+      if (e->plan()) entry.plan.assign(e->plan()->begin(), e->plan()->end());
+      entries.push_back(std::move(entry));
+    }
+  return entries;
+}
+
+std::string describePlan(const AnnotatedPlan& a) {
+  const Plan& p = a.plan;
+  std::string text = "plan v" + std::to_string(kPlanVersion) + " for " +
+                     std::to_string(p.hardware.num_cores) + " cores " +
+                     std::to_string(p.hardware.array_rows) + "x" +
+                     std::to_string(p.hardware.array_cols) + " " +
+                     dataflowName(p.hardware.dataflow) + " SRAM " +
+                     std::to_string(p.hardware.sram_bytes) + ": " +
+                     std::to_string(p.chunks.size()) + " chunks";
+  uint32_t tiles = 0;
+  for (const Chunk& c : p.chunks) tiles += c.num_tiles;
+  text += ", " + std::to_string(tiles) + " tiles; " +
+          (a.decision.offload ? "offload" : "keep on CPU") + " (" + a.decision.reason + ")";
+  return text;
+}
+
+}  // namespace hilsim::rt::plan
