@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <functional>
+#include <ostream>
 #include <map>
 
 #include "hilsim/errors.h"
@@ -61,66 +63,88 @@ void Tracer::write(const std::string& path, const std::string& version) const {
   const uint64_t to = window_ps_ ? window_ps_->second : UINT64_MAX;
 
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary);
-    if (!out) throw InputError("cannot write trace '" + path + "'");
-    out << "$version " << version << " $end\n$timescale 1ps $end\n";
-    out << "$scope module hilsim $end\n";
-    // Group signals by scope, in declaration order of the scopes.
-    std::vector<std::string> scopes;
-    for (const SignalInfo& s : signals_)
-      if (std::find(scopes.begin(), scopes.end(), s.scope) == scopes.end()) scopes.push_back(s.scope);
-    for (const std::string& scope : scopes) {
-      std::vector<std::string> parts;
-      size_t start = 0;
-      while (!scope.empty() && start <= scope.size()) {
-        const size_t dot = std::min(scope.find('.', start), scope.size());
-        parts.push_back(scope.substr(start, dot - start));
-        start = dot + 1;
-      }
-      for (const std::string& p : parts) out << "$scope module " << p << " $end\n";
-      for (size_t i = 0; i < signals_.size(); ++i)
-        if (signals_[i].scope == scope)
-          out << "$var " << (signals_[i].width == 1 ? "wire" : "integer") << " "
-              << signals_[i].width << " " << identifier(static_cast<uint32_t>(i)) << " "
-              << signals_[i].name << " $end\n";
-      for (size_t i = 0; i < parts.size(); ++i) out << "$upscope $end\n";
-    }
-    out << "$upscope $end\n$enddefinitions $end\n";
+  std::ofstream out(tmp, std::ios::binary);
+  if (!out) throw InputError("cannot write trace '" + path + "'");
+  out << "$version " << version << " $end\n$timescale 1ps $end\n";
+  writeScopes(out);
+  out << "$enddefinitions $end\n";
 
-    // Values current at the window start.
-    std::vector<std::pair<bool, uint64_t>> current(signals_.size());
-    for (size_t i = 0; i < signals_.size(); ++i)
-      current[i] = {signals_[i].initial.has_value(), signals_[i].initial.value_or(0)};
-    size_t c = 0;
-    for (; c < sorted.size() && sorted[c].time_ps < from; ++c)
-      current[sorted[c].signal] = {sorted[c].known, sorted[c].value};
-    out << "#" << from << "\n$dumpvars\n";
-    for (size_t i = 0; i < signals_.size(); ++i)
-      out << valueText(signals_[i], current[i].first, current[i].second,
-                       identifier(static_cast<uint32_t>(i)))
-          << "\n";
-    out << "$end\n";
-    uint64_t last_time = from;
-    for (; c < sorted.size() && sorted[c].time_ps <= to; ++c) {
-      const Change& ch = sorted[c];
-      auto& cur = current[ch.signal];
-      if (cur.first == ch.known && cur.second == ch.value) continue;  // no change
-      cur = {ch.known, ch.value};
-      if (ch.time_ps != last_time) {
-        out << "#" << ch.time_ps << "\n";
-        last_time = ch.time_ps;
-      }
-      out << valueText(signals_[ch.signal], ch.known, ch.value,
-                       identifier(static_cast<uint32_t>(ch.signal)))
-          << "\n";
+  // Values current at the window start.
+  std::vector<std::pair<bool, uint64_t>> current(signals_.size());
+  for (size_t i = 0; i < signals_.size(); ++i)
+    current[i] = {signals_[i].initial.has_value(), signals_[i].initial.value_or(0)};
+  size_t c = 0;
+  for (; c < sorted.size() && sorted[c].time_ps < from; ++c)
+    current[sorted[c].signal] = {sorted[c].known, sorted[c].value};
+  out << "#" << from << "\n$dumpvars\n";
+  for (size_t i = 0; i < signals_.size(); ++i)
+    out << valueText(signals_[i], current[i].first, current[i].second,
+                     identifier(static_cast<uint32_t>(i)))
+        << "\n";
+  out << "$end\n";
+
+  // Changes at one timestamp collapse to each signal's last value there.
+  std::vector<int64_t> last_change(signals_.size(), -1);
+  std::vector<Signal> touched;
+  while (c < sorted.size() && sorted[c].time_ps <= to) {
+    const uint64_t time = sorted[c].time_ps;
+    touched.clear();
+    for (; c < sorted.size() && sorted[c].time_ps == time; ++c) {
+      if (last_change[sorted[c].signal] < 0) touched.push_back(sorted[c].signal);
+      last_change[sorted[c].signal] = static_cast<int64_t>(c);
     }
-    if (!out) throw InputError("cannot write trace '" + path + "'");
+    bool stamped = time == from;
+    for (Signal sig : touched) {
+      const Change& ch = sorted[static_cast<size_t>(last_change[sig])];
+      last_change[sig] = -1;
+      auto& cur = current[sig];
+      if (cur.first == ch.known && cur.second == ch.value) continue;
+      cur = {ch.known, ch.value};
+      if (!stamped) {
+        out << "#" << time << "\n";
+        stamped = true;
+      }
+      out << valueText(signals_[sig], ch.known, ch.value, identifier(sig)) << "\n";
+    }
   }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+  out.close();
+  if (!out || std::rename(tmp.c_str(), path.c_str()) != 0) {
     std::remove(tmp.c_str());
     throw InputError("cannot write trace '" + path + "'");
   }
+}
+
+void Tracer::writeScopes(std::ostream& out) const {
+  // Scopes form a tree, in order of first declaration.
+  struct Scope {
+    std::vector<std::string> order;
+    std::map<std::string, Scope> children;
+    std::vector<size_t> signals;
+  };
+  Scope root;
+  for (size_t i = 0; i < signals_.size(); ++i) {
+    Scope* at = &root;
+    const std::string& path = signals_[i].scope;
+    size_t start = 0;
+    while (!path.empty() && start <= path.size()) {
+      const size_t dot = std::min(path.find('.', start), path.size());
+      const std::string part = path.substr(start, dot - start);
+      if (!at->children.count(part)) at->order.push_back(part);
+      at = &at->children[part];
+      start = dot + 1;
+    }
+    at->signals.push_back(i);
+  }
+  std::function<void(const std::string&, const Scope&)> emit = [&](const std::string& name,
+                                                                    const Scope& scope) {
+    out << "$scope module " << name << " $end\n";
+    for (size_t i : scope.signals)
+      out << "$var " << (signals_[i].width == 1 ? "wire" : "reg") << " " << signals_[i].width
+          << " " << identifier(static_cast<uint32_t>(i)) << " " << signals_[i].name << " $end\n";
+    for (const std::string& child : scope.order) emit(child, scope.children.at(child));
+    out << "$upscope $end\n";
+  };
+  emit("hilsim", root);
 }
 
 }  // namespace hilsim::model

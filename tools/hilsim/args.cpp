@@ -59,16 +59,16 @@ bool ArgParser::parse(int argc, char** argv, int first) {
       }
       const Option* opt = findOption(arg);
       if (!opt)
-        throw UsageError("hilsim " + command_ + ": unknown option '" + arg +
+        throw UsageError(command_ + ": unknown option '" + arg +
                          "' (see hilsim " + command_ + " --help)");
       if (opt->metavar.empty()) {
-        if (has_value) throw UsageError("hilsim " + command_ + ": " + arg + " takes no value");
+        if (has_value) throw UsageError(command_ + ": " + arg + " takes no value");
         opt->set("");
         continue;
       }
       if (!has_value) {
         if (i + 1 >= argc)
-          throw UsageError("hilsim " + command_ + ": " + arg + " needs a value (" +
+          throw UsageError(command_ + ": " + arg + " needs a value (" +
                            opt->metavar + ")");
         value = argv[++i];
       }
@@ -76,14 +76,14 @@ bool ArgParser::parse(int argc, char** argv, int first) {
       continue;
     }
     if (arg.size() > 1 && arg[0] == '-' && arg != "-")
-      throw UsageError("hilsim " + command_ + ": unknown option '" + arg + "'");
+      throw UsageError(command_ + ": unknown option '" + arg + "'");
     if (next_positional >= positionals_.size())
-      throw UsageError("hilsim " + command_ + ": unexpected argument '" + arg + "'");
+      throw UsageError(command_ + ": unexpected argument '" + arg + "'");
     *positionals_[next_positional++].target = arg;
   }
   for (size_t p = next_positional; p < positionals_.size(); ++p)
     if (positionals_[p].required)
-      throw UsageError("hilsim " + command_ + ": missing argument " + positionals_[p].name);
+      throw UsageError(command_ + ": missing argument " + positionals_[p].name);
   return true;
 }
 

@@ -22,8 +22,8 @@ int genModelCommand(int argc, char** argv, int first) {
   args.option("--seed", &seed, "S", "random seed (default 1)");
   args.option("--out", &out, "m.tflite", "output file (required)");
   if (!args.parse(argc, argv, first)) return 0;
-  if (layers.empty()) throw UsageError("hilsim gen-model: --layers is required");
-  if (out.empty()) throw UsageError("hilsim gen-model: --out is required");
+  if (layers.empty()) throw UsageError("gen-model: --layers is required");
+  if (out.empty()) throw UsageError("gen-model: --out is required");
   MlpSpec spec;
   spec.layers = parseLayerList("--layers", layers);
   spec.batch = static_cast<uint32_t>(parseUnsigned("--batch", batch));

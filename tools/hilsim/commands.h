@@ -8,5 +8,7 @@ int runCommand(int argc, char** argv, int first);
 int inspectCommand(int argc, char** argv, int first);
 int genModelCommand(int argc, char** argv, int first);
 int configCommand(int argc, char** argv, int first);
+int annotateCommand(int argc, char** argv, int first);
+int stripCommand(int argc, char** argv, int first);
 
 }  // namespace hilsim::cli

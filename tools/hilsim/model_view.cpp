@@ -5,6 +5,7 @@
 
 #include "hilsim/errors.h"
 #include "hilsim/rt/interpreter.h"
+#include "annotate.h"
 #include "json.h"
 
 namespace hilsim::cli {
@@ -108,6 +109,13 @@ ModelView describeModel(rt::Model& model) {
       ov.custom_options_bytes = op.custom_options() ? op.custom_options()->size() : 0;
       view.operators.push_back(std::move(ov));
     }
+  const std::vector<AnnotationStatus> annotations = readAnnotations(model);
+  for (size_t i = 0; i < annotations.size() && i < view.operators.size(); ++i) {
+    if (!annotations[i].present) continue;
+    view.operators[i].annotation = annotations[i].text;
+    ++view.annotated;
+    if (!annotations[i].valid) ++view.invalid_annotations;
+  }
   if (sg.inputs()) view.inputs.assign(sg.inputs()->begin(), sg.inputs()->end());
   if (sg.outputs()) view.outputs.assign(sg.outputs()->begin(), sg.outputs()->end());
   if (m.metadata())
@@ -165,6 +173,9 @@ std::string modelViewText(const ModelView& v) {
     out << "metadata:\n";
     for (const auto& [name, bytes] : v.metadata) out << "  " << name << " (" << bytes << " B)\n";
   }
+  out << "annotations: " << v.annotated << " operator" << (v.annotated == 1 ? "" : "s")
+      << (v.invalid_annotations ? ", " + std::to_string(v.invalid_annotations) + " invalid" : "")
+      << "\n";
   out << "MACs per invocation: " << v.macs << "\n";
   out << v.run_status << "\n";
   return out.str();
@@ -215,6 +226,8 @@ std::string modelViewJson(const ModelView& v) {
   for (const auto& [name, bytes] : v.metadata)
     j.beginObject().key("name").value(name).key("bytes").value(bytes).endObject();
   j.endArray();
+  j.key("annotated_operators").value(v.annotated);
+  j.key("invalid_annotations").value(v.invalid_annotations);
   j.key("runnable").value(v.runnable).key("status").value(v.run_status);
   j.key("arena_bytes").value(v.arena_bytes).key("macs").value(v.macs);
   j.endObject();

@@ -43,6 +43,8 @@ struct ModelView {
   std::vector<int32_t> inputs;
   std::vector<int32_t> outputs;
   std::vector<std::pair<std::string, uint64_t>> metadata;  // name, bytes
+  uint64_t annotated = 0;            // operators carrying a hilsim plan
+  uint64_t invalid_annotations = 0;
   bool runnable = false;
   std::string run_status;  // "arena N bytes" or the error
   uint64_t arena_bytes = 0;

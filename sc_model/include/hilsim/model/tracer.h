@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <systemc>
 #include <vector>
@@ -42,6 +43,8 @@ class Tracer {
   const std::vector<SignalInfo>& signals() const { return signals_; }
 
  private:
+  void writeScopes(std::ostream& out) const;
+
   struct Change {
     uint64_t time_ps;
     uint64_t seq;

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages hilsim needs to build and test (only those missing).
+# Runs apt-get as root, or through sudo when not root.
+set -euo pipefail
+
+packages=(
+  cmake g++ make pkg-config
+  libsystemc-dev libflatbuffers-dev flatbuffers-compiler libyaml-cpp-dev libspdlog-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  clang libclang-rt-14-dev   # fuzzers and sanitizer builds
+  parallel                   # tests of sweep job files
+  librsvg2-bin               # renders the SVG plots in tests
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+echo "installing: ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

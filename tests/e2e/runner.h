@@ -1,0 +1,22 @@
+#pragma once
+// Runs the hilsim executable as a user would and captures what it did.
+
+#include <string>
+#include <vector>
+
+namespace hilsim::test {
+
+struct RunOutcome {
+  int exit_code = -1;    // -1 if killed by a signal
+  int signal = 0;        // the signal that ended it, or 0
+  bool timed_out = false;
+  std::string out;
+  std::string err;
+  std::string command;   // for messages
+};
+
+// Runs build/hilsim with `args`; kills it after `timeout_seconds`.
+RunOutcome runHilsim(const std::vector<std::string>& args, double timeout_seconds = 120);
+std::string hilsimPath();
+
+}  // namespace hilsim::test

@@ -1,0 +1,124 @@
+// Chunk planning, plan validation and the plan codec.
+
+#include <gtest/gtest.h>
+
+#include "hilsim/errors.h"
+#include "hilsim/rt/plan/chunk_plan.h"
+#include "hilsim/rt/plan/plan_codec.h"
+#include "hilsim/rt/plan/predict.h"
+
+namespace hilsim::rt::plan {
+namespace {
+
+Hardware hw(uint32_t cores, uint64_t sram = 256 * 1024, bool db = true) {
+  Hardware h;
+  h.num_cores = cores;
+  h.sram_bytes = sram;
+  h.double_buffer = db;
+  return h;
+}
+
+TEST(Plan, SplitsBalancedRangesInUnitsOfTheArrayWidth) {
+  // 1024 features in 64 groups of 16 over 4 cores: 256 each.
+  const Plan p = makePlan(hw(4), {1, 1024, 1024});
+  ASSERT_EQ(p.chunks.size(), 4u);
+  for (size_t c = 0; c < 4; ++c) {
+    EXPECT_EQ(p.chunks[c].n_begin, c * 256);
+    EXPECT_EQ(p.chunks[c].n_count, 256u);
+  }
+  // 100 features = 7 groups (the last partial) over 4 cores: 2, 2, 2, 1 groups.
+  const Plan q = makePlan(hw(4), {1, 64, 100});
+  ASSERT_EQ(q.chunks.size(), 4u);
+  EXPECT_EQ(q.chunks[0].n_count, 32u);
+  EXPECT_EQ(q.chunks[2].n_count, 32u);
+  EXPECT_EQ(q.chunks[3].n_count, 4u);
+  // Fewer groups than cores: idle cores get no chunk (4 features = one group).
+  EXPECT_EQ(makePlan(hw(16), {1, 4000, 4}).chunks.size(), 1u);
+}
+
+TEST(Plan, TilesWeightsThatDoNotFitSram) {
+  // 256 features x (1024 + 12) bytes = 265216 bytes do not fit 256 KiB: tiles, double buffered.
+  const Plan p = makePlan(hw(4), {1, 1024, 1024});
+  const Chunk& c = p.chunks[0];
+  EXPECT_GT(c.num_tiles, 1u);
+  EXPECT_EQ(c.tile_n % 16, 0u);
+  EXPECT_EQ(c.sram_tile.size(), 2u);
+  EXPECT_LE(c.sram_used, 256u * 1024);
+  EXPECT_EQ(validatePlan(p, {1, 1024, 1024}), "");
+  // With 64 MiB of SRAM the whole chunk is one tile in one buffer.
+  const Plan big = makePlan(hw(1, 64ull << 20), {1, 1024, 1024});
+  EXPECT_EQ(big.chunks[0].num_tiles, 1u);
+  EXPECT_EQ(big.chunks[0].sram_tile.size(), 1u);
+}
+
+TEST(Plan, RefusesLayersWhoseInputDoesNotFit) {
+  EXPECT_THROW(makePlan(hw(1, 4096), {8, 1024, 16}), ModelError);
+}
+
+TEST(Plan, ValidationNamesTheProblem) {
+  const GemmShape shape{1, 64, 64};
+  Plan p = makePlan(hw(4), shape);
+  EXPECT_EQ(validatePlan(p, shape), "");
+  Plan overlap = p;
+  overlap.chunks[1].n_begin -= 1;
+  EXPECT_NE(validatePlan(overlap, shape).find("overlaps"), std::string::npos);
+  Plan gap = p;
+  gap.chunks.pop_back();
+  EXPECT_NE(validatePlan(gap, shape).find("are in no chunk"), std::string::npos);
+  Plan beyond = p;
+  beyond.chunks[0].sram_output = 1ull << 40;
+  EXPECT_NE(validatePlan(beyond, shape).find("beyond"), std::string::npos);
+  Plan too_many = p;
+  too_many.hardware.num_cores = 2;
+  EXPECT_NE(validatePlan(too_many, shape).find("4 chunks for 2 cores"), std::string::npos);
+  EXPECT_NE(validatePlan(p, {1, 64, 65}).find("plan is for a 1x64->64 layer"), std::string::npos);
+}
+
+TEST(PlanCodec, RoundTripsAndRejectsCorruptPlans) {
+  AnnotatedPlan a;
+  a.plan = makePlan(hw(4), {2, 1024, 1024});
+  a.decision = {true, 1000, 2000, 300, "auto", "offload pays"};
+  const std::vector<uint8_t> bytes = encodePlan(a);
+  const AnnotatedPlan b = decodePlan(bytes.data(), bytes.size());
+  EXPECT_EQ(b.plan.hardware, a.plan.hardware);
+  ASSERT_EQ(b.plan.chunks.size(), a.plan.chunks.size());
+  EXPECT_EQ(b.plan.chunks[3].sram_tile, a.plan.chunks[3].sram_tile);
+  EXPECT_EQ(b.decision.reason, "offload pays");
+  EXPECT_EQ(validatePlan(b.plan, {2, 1024, 1024}), "");
+
+  std::vector<uint8_t> wrong_id = bytes;
+  wrong_id[4] = 'X';
+  EXPECT_THROW(decodePlan(wrong_id.data(), wrong_id.size()), ModelError);
+  for (size_t n : {size_t{0}, size_t{7}, size_t{12}, bytes.size() / 2, bytes.size() - 1}) {
+    std::vector<uint8_t> cut(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(n));
+    EXPECT_THROW(decodePlan(cut.data(), cut.size()), ModelError) << n;
+  }
+}
+
+TEST(PlanCodec, PlanSetRoundTrips) {
+  AnnotatedPlan a;
+  a.plan = makePlan(hw(2), {1, 16, 16});
+  const std::vector<uint8_t> plan = encodePlan(a);
+  const std::vector<uint8_t> set = encodePlanSet({{0, 3, plan}, {0, 5, plan}});
+  const std::vector<PlanEntry> entries = decodePlanSet(set.data(), set.size());
+  ASSERT_EQ(entries.size(), 2u);
+  EXPECT_EQ(entries[1].operator_index, 5u);
+  EXPECT_EQ(entries[1].plan, plan);
+  EXPECT_THROW(decodePlanSet(plan.data(), plan.size()), ModelError);
+}
+
+TEST(Predict, BreakEvenSeparatesTinyFromLargeLayers) {
+  const TimingParams t;
+  const CpuCostModel cpu;
+  const auto be = breakEvenMacs({1, 16, 16}, hw(4), t, cpu);
+  ASSERT_TRUE(be.has_value());
+  // hello_world's 16x16 layer (256 MACs) is below it; a 1024x1024 layer far above.
+  EXPECT_GT(*be, 256u);
+  EXPECT_LT(*be, 1024u * 1024u);
+  // Predictions grow with the layer.
+  EXPECT_LT(predictAccelerated(makePlan(hw(4), {1, 256, 256}), t).cycles,
+            predictAccelerated(makePlan(hw(4), {1, 1024, 1024}), t).cycles);
+}
+
+}  // namespace
+}  // namespace hilsim::rt::plan
