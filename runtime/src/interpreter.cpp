@@ -23,9 +23,9 @@ std::string nodeLabel(const Node& node) {
   return "operator " + std::to_string(node.index) + " (" + opName(node.op) + ")";
 }
 
-// Re-throws the current exception with the node named, keeping its category.
-[[noreturn]] void rethrowForNode(const Node& node) {
-  const std::string prefix = nodeLabel(node) + ": ";
+// Re-throws the current exception with the model and node named, keeping its category.
+[[noreturn]] void rethrowForNode(const Model& model, const Node& node) {
+  const std::string prefix = "model '" + model.label() + "': " + nodeLabel(node) + ": ";
   try {
     throw;
   } catch (const SimulationError& e) {
@@ -144,14 +144,16 @@ void Interpreter::allocate() {
     for (Tensor* t : node.inputs) {
       if (!t) continue;
       if (!has_data[static_cast<size_t>(t->index)])
-        throw ModelError(nodeLabel(node) + ": input tensor " + std::to_string(t->index) + " ('" +
+        throw ModelError("model '" + model_.label() + "': " + nodeLabel(node) + ": input tensor " +
+                         std::to_string(t->index) + " ('" +
                          t->name + "') has no data: it is not a model input, not produced by an "
                          "earlier operator, and its buffer is empty");
       touch(t, static_cast<int>(n));
     }
     for (Tensor* t : node.outputs) {
       if (t->is_constant)
-        throw ModelError(nodeLabel(node) + ": output tensor " + std::to_string(t->index) +
+        throw ModelError("model '" + model_.label() + "': " + nodeLabel(node) + ": output tensor " +
+                         std::to_string(t->index) +
                          " ('" + t->name + "') is a constant");
       has_data[static_cast<size_t>(t->index)] = true;
       touch(t, static_cast<int>(n));
@@ -159,7 +161,8 @@ void Interpreter::allocate() {
   }
   for (Tensor* t : outputs_) {
     if (!has_data[static_cast<size_t>(t->index)])
-      throw ModelError("model output tensor " + std::to_string(t->index) + " ('" + t->name +
+      throw ModelError("model '" + model_.label() + "': output tensor " + std::to_string(t->index) +
+                       " ('" + t->name +
                        "') is never written");
     touch(t, last);
   }
@@ -170,7 +173,8 @@ void Interpreter::allocate() {
     }
   for (size_t i = 0; i < tensors_.size(); ++i)
     if (first_use[i] >= 0 && typeSize(tensors_[i].type) == 0)
-      throw ModelError("tensor " + std::to_string(i) + " ('" + tensors_[i].name +
+      throw ModelError("model '" + model_.label() + "': tensor " + std::to_string(i) + " ('" +
+                       tensors_[i].name +
                        "') has unsupported type " + typeName(tensors_[i].type));
 
   // Prepare every node (all validation happens here).
@@ -183,14 +187,14 @@ void Interpreter::allocate() {
     Node& node = nodes_[n];
     const KernelFactory* factory = resolver_.find(node.op);
     if (!factory)
-      throw ModelError(nodeLabel(node) + ": unsupported operator " + opName(node.op) +
-                       " (hilsim has no kernel for it)");
+      throw ModelError("model '" + model_.label() + "': " + nodeLabel(node) +
+                       ": unsupported operator " + opName(node.op) + " (hilsim has no kernel for it)");
     try {
       kernels_.push_back((*factory)());
       NodeContext ctx(*this, n);
       work_[n] = kernels_.back()->prepare(ctx, node);
     } catch (...) {
-      rethrowForNode(node);
+      rethrowForNode(model_, node);
     }
     ref_cycles_[n] = options_.cost_model.cycles(node.op, work_[n]);
   }
@@ -250,7 +254,7 @@ void Interpreter::invoke() {
     try {
       kernels_[n]->invoke(ctx, node);
     } catch (...) {
-      rethrowForNode(node);
+      rethrowForNode(model_, node);
     }
     if (rec.path == ExecPath::kRef && !ctx.charged()) ctx.chargeReference();
     if (rec.reason.empty()) rec.reason = "reference kernel";

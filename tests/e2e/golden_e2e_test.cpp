@@ -14,6 +14,8 @@ struct Param {
   std::string mode;
 };
 
+void PrintTo(const Param& p, std::ostream* os) { *os << p.golden << " " << p.mode; }
+
 class GoldenCli : public ::testing::TestWithParam<Param> {};
 
 TEST_P(GoldenCli, OutputsMatchTflmBytes) {
