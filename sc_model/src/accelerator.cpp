@@ -154,6 +154,7 @@ void Accelerator::startJob(const sc_core::sc_time& delay) {
   }
   const uint64_t all = cores_.size() >= 64 ? ~uint64_t{0} : (uint64_t{1} << cores_.size()) - 1;
   current_job_ = jobs_started_++;
+  last_start_ = sc_core::sc_time_stamp() + delay;
   done_ = false;
   error_ = false;
   error_code_ = regs::ErrorCode::kNone;
@@ -164,6 +165,7 @@ void Accelerator::startJob(const sc_core::sc_time& delay) {
     done_ = true;
     error_code_ = regs::ErrorCode::kBadDescriptor;
     irq_status_ |= regs::IRQ_ERROR;
+    last_done_ = last_start_;
     updateIrq(delay + irq_latency_);
     return;
   }

@@ -7,7 +7,7 @@
 
 #include "hilsim/drv/regs.h"
 #include "hilsim/errors.h"
-#include "hilsim/timing/bus_scheduler.h"
+#include "hilsim/timing/link_timing.h"
 #include "sim_support.h"
 
 namespace hilsim::test {
@@ -103,7 +103,15 @@ TEST(Dma, TransferCompletesExactlyWhenTheFormulaSays) {
     r.sink = &sink;
     p.accel().dma().submit(&r);
     // 16 set-up + 14 latency + 4096 / 16 = 256 bursts' beats = 286 cycles (one clock here).
-    const sc_time expected = accelCycles(p, 16) + busCycles(p, 14 + 256);
+    timing::TransferTiming t;
+    t.accel_period_ps = p.clocks().accel.value();
+    t.bus_period_ps = p.clocks().bus.value();
+    t.setup_cycles = 16;
+    t.latency_cycles = 14;
+    t.bus.bytes_per_cycle = 16;
+    t.bus.burst_bytes = 256;
+    const sc_time expected = sc_time::from_value(timing::loneTransferEndPs(t, 0, 4096));
+    EXPECT_EQ(expected, accelCycles(p, 16) + busCycles(p, 14 + 256));
     sc_core::wait(expected - busCycles(p, 1));
     EXPECT_FALSE(r.done) << "one cycle early";
     sc_core::wait(busCycles(p, 1));
@@ -150,6 +158,26 @@ INSTANTIATE_TEST_SUITE_P(SplitInvariance, Contention, ::testing::Values(0u, 64u,
                          [](const auto& info) {
                            return "transaction_bytes_" + std::to_string(info.param);
                          });
+
+// The interrupt rises irq_latency_cycles after the job ends: low one cycle early, high on time.
+TEST(Interrupt, RisesExactlyAfterItsLatency) {
+  const auto cfg = testConfig({"accel.irq_latency_cycles=8"});
+  runOnHost(cfg, [](model::Platform& p) {
+    drv::RegIo& io = p.host();
+    // An empty core mask ends the job as soon as it starts, with an error interrupt.
+    io.write32(drv::regs::CORE_MASK_LO, 0);
+    io.write32(drv::regs::CTRL, drv::regs::CTRL_START);
+    const sc_time done = p.accel().lastJobDone();
+    EXPECT_EQ(done, p.accel().lastJobStart());
+    const sc_time rise = sc_time::from_value(
+        timing::irqRisePs(done.value(), p.clocks().accel.value(), 8));
+    sc_core::wait(rise - accelCycles(p, 1) - sc_core::sc_time_stamp());
+    EXPECT_FALSE(p.host().irq.read()) << "one cycle early";
+    sc_core::wait(accelCycles(p, 1));
+    sc_core::wait(sc_core::SC_ZERO_TIME);
+    EXPECT_TRUE(p.host().irq.read()) << "exactly on time";
+  });
+}
 
 TEST(Watchdog, EndsAHungSimulationNamingTheLastTransaction) {
   const auto cfg = testConfig({"sim.watchdog_cycles=10000"});

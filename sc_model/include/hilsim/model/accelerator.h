@@ -39,7 +39,8 @@ class Accelerator : public sc_core::sc_module, public CoreListener {
   uint32_t jobsStarted() const { return jobs_started_; }
   // Loses the completion interrupt of job `job` (fault injection).
   void injectIrqLost(uint32_t job) { irq_lost_job_ = job; }
-  // The time the last job's last core finished.
+  // When the last START took effect, and when the last job's last core finished.
+  const sc_core::sc_time& lastJobStart() const { return last_start_; }
   const sc_core::sc_time& lastJobDone() const { return last_done_; }
 
  private:
@@ -86,6 +87,7 @@ class Accelerator : public sc_core::sc_module, public CoreListener {
   int64_t irq_lost_job_ = -1;
   bool irq_suppressed_ = false;
   sc_core::sc_event_queue irq_updates_;  // several updates may be pending at once
+  sc_core::sc_time last_start_;
   sc_core::sc_time last_done_;
 };
 
