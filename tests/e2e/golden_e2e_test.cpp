@@ -40,5 +40,28 @@ std::vector<Param> params() {
 INSTANTIATE_TEST_SUITE_P(Golden, GoldenCli, ::testing::ValuesIn(params()),
                          [](const auto& info) { return info.param.golden + "_" + info.param.mode; });
 
+// The cores' datapath dispatches on the CPU (portable, AVX2, AVX-512): every path this machine
+// can run must give the same bytes.
+class GoldenDatapath : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(GoldenDatapath, EveryCaseMatchesOnThisPath) {
+  const std::string path = GetParam();
+  setenv("HILSIM_DATAPATH", path.c_str(), 1);
+  for (const std::string& name : goldenCaseNames()) {
+    const GoldenCase& gc = goldenCase(name);
+    const std::string dir = makeTempDir("datapath-" + path + "-" + name);
+    for (const GoldenVector& v : gc.vectors) {
+      const std::string out = dir + "/out.bin";
+      const RunOutcome r = runHilsim({"run", "--model", gc.model, "--input", v.input, "--output",
+                                      out, "--mode", "accel", "--quiet"});
+      ASSERT_EQ(r.exit_code, 0) << r.command << "\n" << r.err;
+      EXPECT_EQ(readFile(out), readFile(v.expected)) << path << " " << r.command;
+    }
+  }
+  unsetenv("HILSIM_DATAPATH");
+}
+
+INSTANTIATE_TEST_SUITE_P(Paths, GoldenDatapath, ::testing::Values("portable", "avx2", "avx512"));
+
 }  // namespace
 }  // namespace hilsim::test

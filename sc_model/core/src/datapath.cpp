@@ -1,6 +1,9 @@
 #include "hilsim/core/datapath.h"
 
 #include <cstring>
+#include <vector>
+
+#include "hilsim/core/dot.h"
 
 namespace hilsim::core {
 namespace {
@@ -35,19 +38,25 @@ int32_t requantize(int32_t acc, int32_t multiplier, int32_t shift) {
 
 void computeTile(const TileParams& p, const int8_t* input, const int8_t* weights,
                  const uint8_t* params, int8_t* out, uint32_t out_stride) {
-  for (uint32_t f = 0; f < p.features; ++f) {
-    int32_t record[3];
-    std::memcpy(record, params + f * 12u, sizeof record);
-    const int8_t* w = weights + static_cast<uint64_t>(f) * p.k;
-    for (uint32_t r = 0; r < p.rows; ++r) {
-      const int8_t* x = input + static_cast<uint64_t>(r) * p.k;
-      int32_t acc = 0;
-      for (uint32_t d = 0; d < p.k; ++d)
-        acc += static_cast<int32_t>(w[d]) * (static_cast<int32_t>(x[d]) - p.input_zero_point);
-      acc = static_cast<int32_t>(static_cast<uint32_t>(acc) + static_cast<uint32_t>(record[0]));
-      int32_t v = requantize(acc, record[1], record[2]) + p.output_zero_point;
+  // The array works on activations minus their zero point; the products are exact in int32.
+  thread_local std::vector<int16_t> x;
+  thread_local std::vector<int32_t> acc;
+  x.resize(p.k);
+  acc.resize(p.features);
+  for (uint32_t r = 0; r < p.rows; ++r) {
+    const int8_t* row = input + static_cast<uint64_t>(r) * p.k;
+    for (uint32_t d = 0; d < p.k; ++d)
+      x[d] = static_cast<int16_t>(static_cast<int32_t>(row[d]) - p.input_zero_point);
+    dotRows(weights, x.data(), p.k, p.features, acc.data());
+    int8_t* dst = out + static_cast<uint64_t>(r) * out_stride;
+    for (uint32_t f = 0; f < p.features; ++f) {
+      int32_t record[3];
+      std::memcpy(record, params + f * 12u, sizeof record);
+      const int32_t sum =
+          static_cast<int32_t>(static_cast<uint32_t>(acc[f]) + static_cast<uint32_t>(record[0]));
+      int32_t v = requantize(sum, record[1], record[2]) + p.output_zero_point;
       v = v < p.act_min ? p.act_min : (v > p.act_max ? p.act_max : v);
-      out[static_cast<uint64_t>(r) * out_stride + f] = static_cast<int8_t>(v);
+      dst[f] = static_cast<int8_t>(v);
     }
   }
 }

@@ -1,0 +1,26 @@
+#pragma once
+// Dot products of the core's datapath, with runtime CPU dispatch: a portable path and AVX2 and
+// AVX-512 (VNNI) paths chosen by cpuid. All paths compute the same exact int32 sums, and the
+// bit-exactness tests run on each of them. HILSIM_DATAPATH=portable|avx2|avx512 forces one.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace hilsim::core {
+
+enum class DotPath : uint8_t { kPortable, kAvx2, kAvx512 };
+
+const char* dotPathName(DotPath path);
+// Paths this CPU can run, portable first.
+std::vector<DotPath> availableDotPaths();
+// The path in use: HILSIM_DATAPATH if set (and available), else the fastest available.
+DotPath activeDotPath();
+// Forces a path (tests). Throws std::invalid_argument if the CPU cannot run it.
+void selectDotPath(DotPath path);
+
+// out[f] = sum_d w[f * k + d] * x[d] for f in [0, features): int8 weights, int16 activations
+// (already minus the input zero point), exact int32 sums.
+void dotRows(const int8_t* w, const int16_t* x, uint32_t k, uint32_t features, int32_t* out);
+
+}  // namespace hilsim::core
