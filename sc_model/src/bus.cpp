@@ -153,8 +153,14 @@ void Bus::requestTransfer(uint32_t port, uint64_t bytes, const sc_core::sc_time&
   const uint64_t eligible_cycle =
       nextEdge(std::max(eligible, sc_core::sc_time_stamp()), clocks_.bus).value() /
       clocks_.bus.value();
-  pending_.push_back({port, bytes, eligible_cycle});
-  if (!in_arbitrate_) wake_.notify(sc_core::SC_ZERO_TIME);
+  if (in_arbitrate_) {
+    pending_.push_back({port, bytes, eligible_cycle});
+    return;
+  }
+  // The scheduler may lag behind the current time; a transfer eligible now or later can still be
+  // added, since no decision before this cycle could have involved it.
+  scheduler_.add(port, bytes, eligible_cycle);
+  rearm();
 }
 
 void Bus::arbitrate() {
@@ -168,17 +174,21 @@ void Bus::arbitrate() {
   pending_.clear();
   in_arbitrate_ = false;
   if (tracer_) traceOccupancy();
+  rearm();
+}
 
+void Bus::rearm() {
   std::optional<uint64_t> next = scheduler_.nextCompletion();
   if (tracer_) {  // wake when a transfer starts moving data, to show it
     const std::optional<uint64_t> eligible = scheduler_.nextEligibility();
     if (eligible && (!next || *eligible < *next)) next = eligible;
   }
+  // An earlier notification replaces a later pending one, a later one is ignored: the arbiter
+  // always wakes at the earliest cycle it must.
   if (next) {
     const sc_core::sc_time at = sc_core::sc_time::from_value(*next * clocks_.bus.value());
-    next_trigger(at - sc_core::sc_time_stamp(), wake_);
-  } else {
-    next_trigger(wake_);
+    const sc_core::sc_time now = sc_core::sc_time_stamp();
+    wake_.notify(at > now ? at - now : sc_core::SC_ZERO_TIME);
   }
 }
 

@@ -9,6 +9,8 @@ namespace hilsim::model {
 namespace {
 // Where an injected dma_unmapped fault points: far above everything the platform maps.
 constexpr uint64_t kUnmappedAddress = 0xDEAD'0000'0000ull;
+// Loads into SRAM at least this large are snapshots rather than copies (see memory.h).
+constexpr uint64_t kSnapshotBytes = 4096;
 }  // namespace
 
 DmaEngine::DmaEngine(sc_core::sc_module_name name, const config::HardwareConfig& config,
@@ -40,8 +42,14 @@ void DmaEngine::submit(DmaRequest* request) {
   request->error = false;
   request->error_code = drv::regs::ErrorCode::kNone;
   request->stall_cycles = 0;
+  // A free channel takes the request at once; otherwise it waits in FIFO order.
+  if (queue_.empty())
+    for (uint32_t ch = 0; ch < channel_.size(); ++ch)
+      if (!channel_[ch]) {
+        start(ch, request);
+        return;
+      }
   queue_.push_back(request);
-  kick_.notify(sc_core::SC_ZERO_TIME);
 }
 
 void DmaEngine::reset() { queue_.clear(); }
@@ -68,6 +76,7 @@ bool DmaEngine::moveData(DmaRequest& r, sc_core::sc_time* latency) {
   BulkTransfer bulk;
   bulk.job = r.job;
   trans.set_extension(&bulk);
+  SnapshotInto snapshot;
   bool first = true;
   const uint64_t chunk = transaction_bytes_ ? transaction_bytes_ : r.row_bytes;
   for (uint32_t row = 0; row < r.rows; ++row) {
@@ -81,13 +90,28 @@ bool DmaEngine::moveData(DmaRequest& r, sc_core::sc_time* latency) {
       trans.set_command(r.direction == DmaRequest::Direction::kToLocal ? tlm::TLM_READ_COMMAND
                                                                        : tlm::TLM_WRITE_COMMAND);
       trans.set_address(addr);
-      trans.set_data_ptr(r.local + row * r.local_stride + done);
+      uint8_t* local = r.local + row * r.local_stride + done;
+      if (r.local_memory) {
+        const uint64_t offset = r.local_offset + row * r.local_stride + done;
+        local = r.direction == DmaRequest::Direction::kToLocal
+                    ? r.local_memory->overwrite(offset, len)
+                    : const_cast<uint8_t*>(r.local_memory->view(offset, len));
+      }
+      trans.set_data_ptr(local);
       trans.set_data_length(static_cast<unsigned int>(len));
       trans.set_streaming_width(static_cast<unsigned int>(len));
       trans.set_byte_enable_ptr(nullptr);
       trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+      const bool snap = r.direction == DmaRequest::Direction::kToLocal && r.local_memory &&
+                        r.rows == 1 && len >= kSnapshotBytes;
+      if (snap) {
+        snapshot.destination = r.local_memory;
+        snapshot.offset = r.local_offset + done;
+        trans.set_extension(&snapshot);
+      }
       sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
       socket->b_transport(trans, delay);
+      if (snap) trans.clear_extension(&snapshot);
       if (!trans.is_response_ok()) {
         r.error = true;
         r.error_code = trans.get_response_status() == tlm::TLM_ADDRESS_ERROR_RESPONSE

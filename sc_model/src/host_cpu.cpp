@@ -139,7 +139,7 @@ bool HostCpu::bulk(tlm::tlm_command command, uint64_t device_addr, uint8_t* host
 
 void HostCpu::transferDone(uint32_t, const timing::Completion&) {
   copy_pending_ = false;
-  copy_done_.notify(sc_core::SC_ZERO_TIME);
+  copy_done_.notify();
 }
 
 bool HostCpu::copyToDevice(uint64_t device_addr, const void* src, size_t bytes) {

@@ -85,7 +85,7 @@ void MatmulCore::run() {
 
 void MatmulCore::dmaDone(DmaRequest& request) {
   if (request.tag != job_generation_) return;  // a transfer of an aborted job
-  dma_event_.notify(sc_core::SC_ZERO_TIME);
+  dma_event_.notify();  // the core resumes in this evaluation phase
 }
 
 bool MatmulCore::waitFor(const DmaRequest& r) {
@@ -100,12 +100,13 @@ void MatmulCore::fail(drv::regs::ErrorCode code, uint64_t addr) {
   result_.error_addr = addr;
 }
 
-DmaRequest MatmulCore::makeRequest(DmaRequest::Direction dir, uint64_t mem_addr, uint8_t* local,
-                                   uint64_t bytes) {
+DmaRequest MatmulCore::makeRequest(DmaRequest::Direction dir, uint64_t mem_addr,
+                                   uint64_t sram_offset, uint64_t bytes) {
   DmaRequest r;
   r.direction = dir;
   r.mem_addr = mem_addr;
-  r.local = local;
+  r.local_memory = &sram_;
+  r.local_offset = sram_offset;
   r.rows = 1;
   r.row_bytes = bytes;
   r.job = job_;
@@ -126,7 +127,9 @@ void MatmulCore::execute() {
 
   // Start-up, then fetch this core's descriptor from the job table.
   desc_req_ = makeRequest(Dir::kToLocal, table_addr_ + uint64_t{id_} * drv::regs::kDescriptorBytes,
-                          descriptor_, drv::regs::kDescriptorBytes);
+                          0, drv::regs::kDescriptorBytes);
+  desc_req_.local_memory = nullptr;  // into the core's descriptor registers, not its SRAM
+  desc_req_.local = descriptor_;
   desc_req_.not_before = t_start + startup_;
   dma_.submit(&desc_req_);
   if (!waitFor(desc_req_)) return;
@@ -162,16 +165,15 @@ void MatmulCore::execute() {
   }
   const sc_core::sc_time t_first = sc_core::sc_time_stamp();
   counters.startup_cycles = static_cast<uint32_t>(accelCycles(t_first - t_start));
-  uint8_t* sram = sram_.data();
 
   // Input and the first tile.
   if (tracer_) tracer_->set(sig_phase_, kLoad);
-  input_req_ = makeRequest(Dir::kToLocal, d.input_addr, sram + d.sram_input, input_bytes);
+  input_req_ = makeRequest(Dir::kToLocal, d.input_addr, d.sram_input, input_bytes);
   dma_.submit(&input_req_);
   auto loadTile = [&](uint32_t t) {
     DmaRequest& r = tile_req_[db ? t % 2 : 0];
     r = makeRequest(Dir::kToLocal, d.tiles_addr + uint64_t{t} * d.tile_stride,
-                    sram + d.sram_tile[db ? t % 2 : 0], drv::regs::tileBlockBytes(d, t));
+                    d.sram_tile[db ? t % 2 : 0], drv::regs::tileBlockBytes(d, t));
     dma_.submit(&r);
   };
   loadTile(0);
@@ -199,14 +201,16 @@ void MatmulCore::execute() {
     if (db && t + 1 < d.num_tiles) loadTile(t + 1);
     // Compute the tile: the arithmetic now, the time as SCALE-Sim counts it.
     tp.features = static_cast<uint32_t>(drv::regs::tileFeatures(d, t));
-    const uint8_t* block = sram + d.sram_tile[buffer];
+    const uint64_t block_bytes = drv::regs::tileBlockBytes(d, t);
+    const uint8_t* block = sram_.view(d.sram_tile[buffer], block_bytes);
+    int8_t* outputs = reinterpret_cast<int8_t*>(sram_.writable(d.sram_output, output_bytes));
     if (tracer_) {
       tracer_->set(sig_phase_, kCompute);
       tracer_->set(sig_tile_, t);
     }
-    core::computeTile(tp, reinterpret_cast<const int8_t*>(sram + d.sram_input),
+    core::computeTile(tp, reinterpret_cast<const int8_t*>(sram_.view(d.sram_input, input_bytes)),
                       reinterpret_cast<const int8_t*>(block), block + uint64_t{tp.features} * d.k,
-                      reinterpret_cast<int8_t*>(sram + d.sram_output) + uint64_t{t} * d.tile_n,
+                      outputs + uint64_t{t} * d.tile_n,
                       d.n_count);
     const timing::ComputeCycles cc = timing::computeCycles(dataflow_, array_, d.rows, d.k, tp.features);
     const sc_core::sc_time compute_time = clocks_.accel * static_cast<double>(cc.cycles);
@@ -218,7 +222,7 @@ void MatmulCore::execute() {
     // Store the tile's outputs (rows x features, strided in memory) while going on.
     DmaRequest& out = out_reqs_[t];
     out = makeRequest(Dir::kToMemory, d.output_addr + uint64_t{t} * d.tile_n,
-                      sram + d.sram_output + uint64_t{t} * d.tile_n, tp.features);
+                      d.sram_output + uint64_t{t} * d.tile_n, tp.features);
     out.rows = d.rows;
     out.mem_stride = d.output_row_stride;
     out.local_stride = d.n_count;

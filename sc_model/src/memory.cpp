@@ -20,6 +20,102 @@ Memory::Memory(sc_core::sc_module_name name, uint64_t size_bytes, sc_core::sc_ti
 
 Memory::~Memory() { std::free(data_); }
 
+namespace {
+bool overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen) {
+  return a < b + blen && b < a + alen;
+}
+}  // namespace
+
+void Memory::settle(uint64_t offset, uint64_t len) {
+  for (size_t i = 0; i < snapshots_.size();) {
+    const Snapshot s = snapshots_[i];
+    if (!overlaps(s.offset, s.len, offset, len)) {
+      ++i;
+      continue;
+    }
+    std::memcpy(data_ + s.offset, s.source->data_ + s.src, s.len);
+    snapshots_.erase(snapshots_.begin() + static_cast<std::ptrdiff_t>(i));
+    s.source->dropDependent(this);
+  }
+}
+
+void Memory::settleFrom(const Memory* source, uint64_t src, uint64_t len) {
+  for (size_t i = 0; i < snapshots_.size();) {
+    const Snapshot s = snapshots_[i];
+    if (s.source != source || !overlaps(s.src, s.len, src, len)) {
+      ++i;
+      continue;
+    }
+    std::memcpy(data_ + s.offset, s.source->data_ + s.src, s.len);
+    snapshots_.erase(snapshots_.begin() + static_cast<std::ptrdiff_t>(i));
+    s.source->dropDependent(this);
+  }
+}
+
+void Memory::settleDependents(uint64_t offset, uint64_t len) {
+  // Each dependent settles its own snapshots of this range (and drops itself from the list).
+  std::vector<Memory*> dependents = dependents_;
+  for (Memory* d : dependents) d->settleFrom(this, offset, len);
+}
+
+void Memory::settleAll() { settle(0, size_); }
+
+void Memory::dropDependent(Memory* dependent) {
+  for (auto it = dependents_.begin(); it != dependents_.end(); ++it)
+    if (*it == dependent) {
+      dependents_.erase(it);
+      return;
+    }
+}
+
+void Memory::invalidateDmi() {
+  if (!dmi_granted_) return;
+  dmi_granted_ = false;
+  socket->invalidate_direct_mem_ptr(0, size_ - 1);
+}
+
+uint8_t* Memory::overwrite(uint64_t offset, uint64_t len) {
+  // The old contents are replaced: snapshots entirely inside are dropped, partial ones copied,
+  // and snapshots others hold of this range taken now.
+  for (size_t i = 0; i < snapshots_.size();) {
+    const Snapshot s = snapshots_[i];
+    if (s.offset >= offset && s.offset + s.len <= offset + len) {
+      snapshots_.erase(snapshots_.begin() + static_cast<std::ptrdiff_t>(i));
+      s.source->dropDependent(this);
+    } else {
+      ++i;
+    }
+  }
+  settle(offset, len);
+  settleDependents(offset, len);
+  return data_ + offset;
+}
+
+void Memory::snapshotFrom(Memory& source, uint64_t src, uint64_t offset, uint64_t len) {
+  if (len == 0) return;
+  source.settle(src, len);  // no snapshot of a snapshot
+  overwrite(offset, len);
+  // DMI pointers would bypass the bookkeeping: revoke them.
+  invalidateDmi();
+  source.invalidateDmi();
+  snapshots_.push_back({offset, len, &source, src});
+  source.dependents_.push_back(this);
+}
+
+const uint8_t* Memory::view(uint64_t offset, uint64_t len) {
+  for (const Snapshot& s : snapshots_)
+    if (offset >= s.offset && offset + len <= s.offset + s.len)
+      return s.source->data_ + s.src + (offset - s.offset);
+  settle(offset, len);
+  return data_ + offset;
+}
+
+uint8_t* Memory::writable(uint64_t offset, uint64_t len) {
+  settle(offset, len);
+  settleDependents(offset, len);
+  return data_ + offset;
+}
+
 bool Memory::access(tlm::tlm_generic_payload& trans) {
   const uint64_t addr = trans.get_address();
   const uint64_t len = trans.get_data_length();
@@ -35,10 +131,20 @@ bool Memory::access(tlm::tlm_generic_payload& trans) {
     trans.set_response_status(tlm::TLM_BURST_ERROR_RESPONSE);
     return false;
   }
-  if (trans.is_read())
-    std::memcpy(trans.get_data_ptr(), data_ + addr, len);
-  else if (trans.is_write())
+  if (trans.is_read()) {
+    SnapshotInto* snapshot = nullptr;
+    trans.get_extension(snapshot);
+    if (snapshot && snapshot->destination) {
+      snapshot->destination->snapshotFrom(*this, addr, snapshot->offset, len);
+    } else {
+      settle(addr, len);
+      std::memcpy(trans.get_data_ptr(), data_ + addr, len);
+    }
+  } else if (trans.is_write()) {
+    settle(addr, len);
+    settleDependents(addr, len);
     std::memcpy(data_ + addr, trans.get_data_ptr(), len);
+  }
   trans.set_response_status(tlm::TLM_OK_RESPONSE);
   return true;
 }
@@ -55,6 +161,10 @@ unsigned int Memory::transport_dbg(tlm::tlm_generic_payload& trans) {
 }
 
 bool Memory::get_direct_mem_ptr(tlm::tlm_generic_payload&, tlm::tlm_dmi& dmi) {
+  // Direct access bypasses the snapshot bookkeeping: settle everything first.
+  settleAll();
+  settleDependents(0, size_);
+  dmi_granted_ = true;
   dmi.set_dmi_ptr(data_);
   dmi.set_start_address(0);
   dmi.set_end_address(size_ - 1);

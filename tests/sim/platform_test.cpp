@@ -68,7 +68,7 @@ TEST(Memory, ReadWriteDebugDmiAndAddressErrors) {
     EXPECT_EQ(std::memcmp(peek, out, 8), 0);
     tlm::tlm_dmi dmi;
     EXPECT_TRUE(mem.get_direct_mem_ptr(dbg, dmi));
-    EXPECT_EQ(dmi.get_dmi_ptr(), p.memory().data());
+    EXPECT_EQ(dmi.get_dmi_ptr(), p.memory().view(0, 1));
     EXPECT_EQ(dmi.get_end_address(), 1048576u - 1);
     EXPECT_TRUE(dmi.is_read_write_allowed());
     EXPECT_EQ(dmi.get_read_latency(), busCycles(p, 10));
@@ -83,7 +83,7 @@ TEST(Memory, ReadWriteDebugDmiAndAddressErrors) {
     dbg.set_address(drv::regs::kSramBase + drv::regs::kSramWindow + 64);
     EXPECT_TRUE(bus.get_direct_mem_ptr(dbg, dmi));
     EXPECT_EQ(dmi.get_start_address(), drv::regs::kSramBase + drv::regs::kSramWindow);
-    EXPECT_EQ(dmi.get_dmi_ptr(), p.accel().sram(1).data());
+    EXPECT_EQ(dmi.get_dmi_ptr(), p.accel().sram(1).view(0, 1));
   });
 }
 

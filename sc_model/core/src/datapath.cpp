@@ -16,15 +16,13 @@ int32_t doublingHighMul(int32_t a, int32_t b) {
   return static_cast<int32_t>((product + rounding) / (int64_t{1} << 31));
 }
 
-// x / 2^exponent rounded to nearest, ties away from zero.
+// x / 2^exponent rounded to nearest, ties away from zero: round the magnitude, keep the sign.
 int32_t shiftRightRounded(int32_t x, int32_t exponent) {
   if (exponent == 0) return x;
-  const int64_t divisor = int64_t{1} << exponent;
-  const int64_t half = divisor / 2;
-  const int64_t v = x;
-  const int64_t q = v >= 0 ? (v + half) / divisor : -((-v + half) / divisor);
-  // Ties away from zero; non-ties round to nearest (the division above truncates toward zero).
-  return static_cast<int32_t>(q);
+  const int64_t half = int64_t{1} << (exponent - 1);
+  const int64_t magnitude = x >= 0 ? int64_t{x} : -int64_t{x};
+  const int64_t rounded = (magnitude + half) >> exponent;
+  return static_cast<int32_t>(x >= 0 ? rounded : -rounded);
 }
 
 }  // namespace

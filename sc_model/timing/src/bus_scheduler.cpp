@@ -20,157 +20,181 @@ uint64_t transferCycles(const BusParams& params, uint64_t bytes) {
          burstCycles(params, bytes - full * params.burst_bytes);
 }
 
+uint32_t BusScheduler::PortSet::count() const {
+  return static_cast<uint32_t>(__builtin_popcountll(word[0]) + __builtin_popcountll(word[1]));
+}
+
+uint32_t BusScheduler::PortSet::lowest() const {
+  return word[0] ? static_cast<uint32_t>(__builtin_ctzll(word[0]))
+                 : 64 + static_cast<uint32_t>(__builtin_ctzll(word[1]));
+}
+
+uint32_t BusScheduler::PortSet::nextFrom(uint32_t from, uint32_t ports) const {
+  if (from >= ports) from = 0;
+  for (uint32_t w = from >> 6; w < 2; ++w) {
+    uint64_t bits = word[w];
+    if (w == (from >> 6)) bits &= ~uint64_t{0} << (from & 63);
+    if (bits) return w * 64 + static_cast<uint32_t>(__builtin_ctzll(bits));
+  }
+  return lowest();  // wrap around
+}
+
 BusScheduler::BusScheduler(const BusParams& params)
-    : params_(params),
-      full_burst_cycles_(burstCycles(params, params.burst_bytes)),
-      flows_(params.ports),
-      last_granted_(params.ports ? params.ports - 1 : 0) {
-  if (params.ports == 0 || params.bytes_per_cycle == 0 || params.burst_bytes == 0)
-    throw std::invalid_argument("BusScheduler: ports, bytes_per_cycle and burst_bytes must be > 0");
+    : params_(params), full_burst_cycles_(burstCycles(params, params.burst_bytes)) {
+  if (params.ports == 0 || params.ports > 128 || params.bytes_per_cycle == 0 ||
+      params.burst_bytes == 0)
+    throw std::invalid_argument(
+        "BusScheduler: 1..128 ports, and bytes_per_cycle and burst_bytes > 0");
+  state_.flows.resize(params.ports);
+  state_.last_granted = params.ports - 1;
 }
 
 uint64_t BusScheduler::bursts(uint64_t bytes) const { return ceilDiv(bytes, params_.burst_bytes); }
 
 void BusScheduler::add(uint32_t port, uint64_t bytes, uint64_t eligible_cycle) {
-  Flow& f = flows_.at(port);
+  Flow& f = state_.flows.at(port);
   if (f.active) throw std::logic_error("BusScheduler: port " + std::to_string(port) + " is busy");
   if (bytes == 0) throw std::logic_error("BusScheduler: empty transfer");
   f.active = true;
   f.remaining = bytes;
-  f.eligible = std::max(eligible_cycle, now_);
+  f.eligible = std::max(eligible_cycle, state_.now);
   f.alone_cycles = transferCycles(params_, bytes);
+  state_.waiting.push_back(port);
 }
 
 uint32_t BusScheduler::activeTransfers() const {
   uint32_t n = 0;
-  for (const Flow& f : flows_) n += f.active && f.eligible <= now_;
+  for (const Flow& f : state_.flows) n += f.active && f.eligible <= state_.now;
   return n;
 }
 
 std::vector<uint32_t> BusScheduler::activePorts() const {
   std::vector<uint32_t> ports;
-  for (uint32_t p = 0; p < flows_.size(); ++p)
-    if (flows_[p].active && flows_[p].eligible <= now_) ports.push_back(p);
+  for (uint32_t p = 0; p < state_.flows.size(); ++p)
+    if (state_.flows[p].active && state_.flows[p].eligible <= state_.now) ports.push_back(p);
   return ports;
 }
 
-std::optional<uint32_t> BusScheduler::pick() const {
-  const uint32_t n = static_cast<uint32_t>(flows_.size());
-  auto ready = [&](uint32_t p) {
-    const Flow& f = flows_[p];
-    return f.active && f.remaining > 0 && f.eligible <= now_;
-  };
-  if (params_.arbitration == Arbitration::kFixed) {
-    for (uint32_t p = 0; p < n; ++p)
-      if (ready(p)) return p;
-    return std::nullopt;
+void BusScheduler::admit(State& st) const {
+  for (size_t i = 0; i < st.waiting.size();) {
+    const uint32_t p = st.waiting[i];
+    if (st.flows[p].eligible <= st.now) {
+      st.ready.set(p);
+      st.waiting[i] = st.waiting.back();
+      st.waiting.pop_back();
+    } else {
+      ++i;
+    }
   }
-  for (uint32_t i = 1; i <= n; ++i) {
-    const uint32_t p = (last_granted_ + i) % n;
-    if (ready(p)) return p;
-  }
-  return std::nullopt;
 }
 
-std::optional<uint64_t> BusScheduler::nextEligibility() const {
+std::optional<uint32_t> BusScheduler::pick(const State& st) const {
+  if (st.ready.empty()) return std::nullopt;
+  if (params_.arbitration == Arbitration::kFixed) return st.ready.lowest();
+  return st.ready.nextFrom(st.last_granted + 1, params_.ports);
+}
+
+std::optional<uint64_t> BusScheduler::nextEligibility(const State& st) const {
   std::optional<uint64_t> next;
-  for (const Flow& f : flows_)
-    if (f.active && f.remaining > 0 && f.eligible > now_ && (!next || f.eligible < *next))
-      next = f.eligible;
+  for (uint32_t p : st.waiting)
+    if (!next || st.flows[p].eligible < *next) next = st.flows[p].eligible;
   return next;
 }
 
-bool BusScheduler::skip(uint64_t limit) {
-  if (limit <= now_) return false;
-  const uint64_t budget = limit - now_;
-  const uint32_t n = static_cast<uint32_t>(flows_.size());
+std::optional<uint64_t> BusScheduler::nextEligibility() const { return nextEligibility(state_); }
+
+bool BusScheduler::skip(State& st, uint64_t limit) const {
+  if (limit <= st.now || st.ready.empty()) return false;
+  const uint64_t budget = limit - st.now;
   if (params_.arbitration == Arbitration::kFixed) {
-    const std::optional<uint32_t> top = pick();
-    if (!top) return false;
-    Flow& f = flows_[*top];
+    const uint32_t top = st.ready.lowest();
+    Flow& f = st.flows[top];
     const uint64_t count = std::min(bursts(f.remaining) - 1, budget / full_burst_cycles_);
     if (count == 0) return false;
     f.remaining -= count * params_.burst_bytes;
-    now_ += count * full_burst_cycles_;
-    last_granted_ = *top;
+    st.now += count * full_burst_cycles_;
+    st.last_granted = top;
     return true;
   }
-  // Round robin: every eligible port gets one full burst per round, in the same order each
-  // round, as long as none of them reaches its last burst.
-  uint64_t eligible = 0, safe_rounds = std::numeric_limits<uint64_t>::max();
-  uint32_t last_in_round = last_granted_;
-  for (uint32_t i = 1; i <= n; ++i) {
-    const uint32_t p = (last_granted_ + i) % n;
-    const Flow& f = flows_[p];
-    if (!(f.active && f.remaining > 0 && f.eligible <= now_)) continue;
-    ++eligible;
-    safe_rounds = std::min(safe_rounds, bursts(f.remaining) - 1);
-    last_in_round = p;
-  }
-  if (eligible == 0) return false;
-  const uint64_t round_cycles = eligible * full_burst_cycles_;
-  const uint64_t rounds = std::min(safe_rounds, budget / round_cycles);
+  // Round robin: every ready port gets one full burst per round, in the same order each round,
+  // until the one with the fewest bursts reaches its last.
+  uint64_t fewest = std::numeric_limits<uint64_t>::max();
+  for (uint32_t w = 0; w < 2; ++w)
+    for (uint64_t bits = st.ready.word[w]; bits; bits &= bits - 1)
+      fewest = std::min(fewest, bursts(st.flows[w * 64 + __builtin_ctzll(bits)].remaining));
+  const uint64_t round_cycles = st.ready.count() * full_burst_cycles_;
+  const uint64_t rounds = std::min(fewest - 1, budget / round_cycles);
   if (rounds == 0) return false;
-  for (Flow& f : flows_)
-    if (f.active && f.remaining > 0 && f.eligible <= now_) f.remaining -= rounds * params_.burst_bytes;
-  now_ += rounds * round_cycles;
-  last_granted_ = last_in_round;
+  for (uint32_t w = 0; w < 2; ++w)
+    for (uint64_t bits = st.ready.word[w]; bits; bits &= bits - 1)
+      st.flows[w * 64 + __builtin_ctzll(bits)].remaining -= rounds * params_.burst_bytes;
+  st.now += rounds * round_cycles;
+  // A round ends with the last ready port before the one after last_granted, cyclically.
+  const uint32_t first = st.ready.nextFrom(st.last_granted + 1, params_.ports);
+  uint32_t last = first;
+  for (uint32_t p = st.ready.nextFrom(first + 1, params_.ports); p != first;
+       p = st.ready.nextFrom(p + 1, params_.ports))
+    last = p;
+  st.last_granted = last;
   return true;
 }
 
-void BusScheduler::run(uint64_t target, bool stop_at_completion, std::vector<Completion>* done) {
+void BusScheduler::run(State& st, uint64_t target, bool stop_at_completion,
+                       std::vector<Completion>* done,
+                       std::optional<uint64_t>* first_completion) const {
   while (true) {
-    if (bus_busy_) {
-      if (burst_end_ > target) break;
-      now_ = burst_end_;
-      bus_busy_ = false;
-      Flow& f = flows_[owner_];
+    if (st.bus_busy) {
+      if (st.burst_end > target) break;
+      st.now = st.burst_end;
+      st.bus_busy = false;
+      Flow& f = st.flows[st.owner];
       if (f.remaining == 0) {
         f.active = false;
-        if (done) done->push_back({owner_, now_, now_ - f.eligible - f.alone_cycles});
+        st.ready.clear(st.owner);
+        if (done) done->push_back({st.owner, st.now, st.now - f.eligible - f.alone_cycles});
+        if (first_completion && !*first_completion) *first_completion = st.now;
         if (stop_at_completion) return;
       }
     }
     // Arbitration at `target` waits until time moves past it, so that every transfer added at
     // that cycle (e.g. a DMA channel's next descriptor) takes part.
-    if (now_ >= target) break;
-    const std::optional<uint32_t> next = pick();
-    const std::optional<uint64_t> eligibility = nextEligibility();
+    if (st.now >= target) break;
+    admit(st);
+    const std::optional<uint32_t> next = pick(st);
+    const std::optional<uint64_t> eligibility = nextEligibility(st);
     if (!next) {
       if (eligibility && *eligibility <= target) {
-        now_ = *eligibility;
+        st.now = *eligibility;
         continue;
       }
       break;  // idle until the next eligibility
     }
     const uint64_t limit = eligibility ? std::min(target, *eligibility) : target;
-    if (skip(limit)) continue;
-    Flow& f = flows_[*next];
+    if (skip(st, limit)) continue;
+    Flow& f = st.flows[*next];
     const uint64_t burst = std::min<uint64_t>(f.remaining, params_.burst_bytes);
     f.remaining -= burst;
-    bus_busy_ = true;
-    owner_ = *next;
-    last_granted_ = *next;
-    burst_end_ = now_ + burstCycles(params_, burst);
+    st.bus_busy = true;
+    st.owner = *next;
+    st.last_granted = *next;
+    st.burst_end = st.now + burstCycles(params_, burst);
   }
-  if (target > now_ && target != std::numeric_limits<uint64_t>::max()) now_ = target;
+  if (target > st.now && target != std::numeric_limits<uint64_t>::max()) st.now = target;
 }
 
 std::vector<Completion> BusScheduler::advance(uint64_t cycle) {
   std::vector<Completion> done;
-  run(cycle, false, &done);
+  run(state_, cycle, false, &done, nullptr);
+  admit(state_);
   return done;
 }
 
 std::optional<uint64_t> BusScheduler::nextCompletion() const {
-  bool pending = false;
-  for (const Flow& f : flows_) pending |= f.active;
-  if (!pending) return std::nullopt;
-  BusScheduler probe = *this;
-  std::vector<Completion> done;
-  probe.run(std::numeric_limits<uint64_t>::max(), true, &done);
-  if (done.empty()) return std::nullopt;
-  return done.front().cycle;
+  if (state_.ready.empty() && state_.waiting.empty() && !state_.bus_busy) return std::nullopt;
+  probe_ = state_;  // reuses the probe's vectors: no allocation after the first call
+  std::optional<uint64_t> first;
+  run(probe_, std::numeric_limits<uint64_t>::max(), true, nullptr, &first);
+  return first;
 }
 
 }  // namespace hilsim::timing

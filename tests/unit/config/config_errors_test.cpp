@@ -9,7 +9,10 @@ namespace {
 
 class ConfigErrors : public ::testing::Test {
  protected:
-  void SetUp() override { dir_ = makeTempDir("config_errors"); }
+  void SetUp() override {
+    dir_ = makeTempDir(std::string("config_errors_") +
+                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  }
   // Loads `text` as a file and returns the error, with the file's path replaced by "F".
   std::string errorOf(const std::string& text) {
     const std::string path = writeText(dir_, "c" + std::to_string(count_++) + ".yaml", text);

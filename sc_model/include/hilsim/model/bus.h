@@ -90,6 +90,8 @@ class Bus : public sc_core::sc_module {
   bool get_direct_mem_ptr(int id, tlm::tlm_generic_payload& trans, tlm::tlm_dmi& dmi);
   void invalidate_direct_mem_ptr(int id, sc_dt::uint64 start, sc_dt::uint64 end);
   void arbitrate();
+  // Schedules the arbiter for the next completion (or eligibility, when tracing).
+  void rearm();
   void traceOccupancy();
 
   Clocks clocks_;

@@ -17,6 +17,7 @@
 #include "hilsim/drv/regs.h"
 #include "hilsim/model/bus.h"
 #include "hilsim/model/clocks.h"
+#include "hilsim/model/memory.h"
 #include "hilsim/model/tracer.h"
 
 namespace hilsim::model {
@@ -28,6 +29,8 @@ struct DmaRequest {
   Direction direction = Direction::kToLocal;
   uint64_t mem_addr = 0;  // bus address in system memory
   uint8_t* local = nullptr;
+  Memory* local_memory = nullptr;  // the SRAM `local` points into, if any (enables snapshots)
+  uint64_t local_offset = 0;
   uint32_t rows = 1;      // a 2-D transfer moves `rows` rows of row_bytes
   uint64_t row_bytes = 0;
   uint64_t mem_stride = 0;

@@ -53,7 +53,8 @@ class MatmulCore : public sc_core::sc_module, public DmaSink {
   bool aborted() const { return generation_ != job_generation_; }
   void dmaDone(DmaRequest& request) override;
   void fail(drv::regs::ErrorCode code, uint64_t addr = 0);
-  DmaRequest makeRequest(DmaRequest::Direction dir, uint64_t mem_addr, uint8_t* local,
+  // A transfer between memory and this core's SRAM at `sram_offset`.
+  DmaRequest makeRequest(DmaRequest::Direction dir, uint64_t mem_addr, uint64_t sram_offset,
                          uint64_t bytes);
   uint64_t accelCycles(const sc_core::sc_time& t) const { return toCycles(t, clocks_.accel); }
 

@@ -55,8 +55,8 @@ class BusScheduler {
   // Cycle at which a waiting transfer becomes eligible next, if any.
   std::optional<uint64_t> nextEligibility() const;
 
-  uint64_t now() const { return now_; }
-  bool portBusy(uint32_t port) const { return flows_.at(port).active; }
+  uint64_t now() const { return state_.now; }
+  bool portBusy(uint32_t port) const { return state_.flows.at(port).active; }
   // Transfers eligible and not yet complete (the bus occupancy shown in traces).
   uint32_t activeTransfers() const;
   // Ports with an eligible transfer that is not complete, in port order.
@@ -70,23 +70,44 @@ class BusScheduler {
     uint64_t eligible = 0;
     uint64_t alone_cycles = 0;
   };
+  // Ports as bits (up to 128 ports).
+  struct PortSet {
+    uint64_t word[2] = {0, 0};
+    void set(uint32_t p) { word[p >> 6] |= uint64_t{1} << (p & 63); }
+    void clear(uint32_t p) { word[p >> 6] &= ~(uint64_t{1} << (p & 63)); }
+    bool empty() const { return (word[0] | word[1]) == 0; }
+    uint32_t count() const;
+    // The first port at or after `from` (cyclically, over `ports`); requires !empty().
+    uint32_t nextFrom(uint32_t from, uint32_t ports) const;
+    uint32_t lowest() const;
+  };
+  struct State {
+    std::vector<Flow> flows;
+    PortSet ready;                  // eligible, bytes left to send
+    std::vector<uint32_t> waiting;  // active, not yet eligible
+    uint64_t now = 0;
+    bool bus_busy = false;
+    uint32_t owner = 0;
+    uint64_t burst_end = 0;
+    uint32_t last_granted = 0;
+  };
 
   // Core of advance(): stops at `target`, or after the first completion if `stop_at_completion`.
-  void run(uint64_t target, bool stop_at_completion, std::vector<Completion>* done);
-  std::optional<uint32_t> pick() const;
+  void run(State& st, uint64_t target, bool stop_at_completion, std::vector<Completion>* done,
+           std::optional<uint64_t>* first_completion) const;
+  // Moves waiting transfers whose eligibility has come into the ready set.
+  void admit(State& st) const;
+  std::optional<uint32_t> pick(const State& st) const;
   // Skips whole rounds (round robin) or bursts of one port (fixed) that end by `limit` and
   // complete no transfer. Returns true if time advanced.
-  bool skip(uint64_t limit);
+  bool skip(State& st, uint64_t limit) const;
+  std::optional<uint64_t> nextEligibility(const State& st) const;
   uint64_t bursts(uint64_t bytes) const;
 
   BusParams params_;
   uint64_t full_burst_cycles_;
-  std::vector<Flow> flows_;
-  uint64_t now_ = 0;
-  bool bus_busy_ = false;
-  uint32_t owner_ = 0;
-  uint64_t burst_end_ = 0;
-  uint32_t last_granted_;
+  State state_;
+  mutable State probe_;  // nextCompletion() works on a copy, kept to avoid allocating
 };
 
 }  // namespace hilsim::timing
