@@ -12,21 +12,18 @@ namespace {
 class OwnGemv final : public NativeGemv {
  public:
   OwnGemv(uint32_t rows, uint32_t k, uint32_t n, const std::vector<int8_t>& w)
-      : rows_(rows), k_(k), n_(n), w_(w), x16_(k) {}
+      : rows_(rows), k_(k), n_(n), w_(w) {}
   std::string name() const override {
     return std::string("hilsim ") + core::dotPathName(core::activeDotPath());
   }
   void run(const int8_t* x, int32_t* y) override {
-    for (uint32_t r = 0; r < rows_; ++r) {
-      for (uint32_t d = 0; d < k_; ++d) x16_[d] = x[uint64_t{r} * k_ + d];
-      core::dotRows(w_.data(), x16_.data(), k_, n_, y + uint64_t{r} * n_);
-    }
+    for (uint32_t r = 0; r < rows_; ++r)
+      core::dotRows(w_.data(), x + uint64_t{r} * k_, 0, k_, n_, y + uint64_t{r} * n_);
   }
 
  private:
   uint32_t rows_, k_, n_;
   std::vector<int8_t> w_;
-  std::vector<int16_t> x16_;
 };
 
 #ifdef HILSIM_HAVE_DNNL

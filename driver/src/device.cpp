@@ -58,14 +58,17 @@ void Device::softReset() { io_.write32(regs::CTRL, regs::CTRL_SOFT_RESET); }
 bool Device::busy() { return (io_.read32(regs::STATUS) & regs::STATUS_BUSY) != 0; }
 
 CoreCounters Device::counters(uint32_t core) {
+  // The whole bank in one read: status, then the seven counters in register order.
+  uint32_t bank[regs::CORE_BANK_STRIDE / 4];
+  io_.debugReadBlock(regs::coreReg(core, 0), bank, regs::CORE_BANK_STRIDE / 4);
   CoreCounters c;
-  c.busy_cycles = io_.debugRead32(regs::coreReg(core, regs::CORE_BUSY_CYCLES));
-  c.startup_cycles = io_.debugRead32(regs::coreReg(core, regs::CORE_STARTUP_CYCLES));
-  c.compute_cycles = io_.debugRead32(regs::coreReg(core, regs::CORE_COMPUTE_CYCLES));
-  c.load_wait_cycles = io_.debugRead32(regs::coreReg(core, regs::CORE_LOAD_WAIT_CYCLES));
-  c.store_wait_cycles = io_.debugRead32(regs::coreReg(core, regs::CORE_STORE_WAIT_CYCLES));
-  c.tiles = io_.debugRead32(regs::coreReg(core, regs::CORE_TILES));
-  c.stall_cycles = io_.debugRead32(regs::coreReg(core, regs::CORE_STALL_CYCLES));
+  c.busy_cycles = bank[regs::CORE_BUSY_CYCLES / 4];
+  c.startup_cycles = bank[regs::CORE_STARTUP_CYCLES / 4];
+  c.compute_cycles = bank[regs::CORE_COMPUTE_CYCLES / 4];
+  c.load_wait_cycles = bank[regs::CORE_LOAD_WAIT_CYCLES / 4];
+  c.store_wait_cycles = bank[regs::CORE_STORE_WAIT_CYCLES / 4];
+  c.tiles = bank[regs::CORE_TILES / 4];
+  c.stall_cycles = bank[regs::CORE_STALL_CYCLES / 4];
   return c;
 }
 

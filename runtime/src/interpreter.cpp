@@ -241,11 +241,13 @@ void Interpreter::invoke() {
     rec.invocation = invocations_;
     rec.index = node.index;
     rec.op = node.op;
-    rec.name = node.outputs.empty() ? std::string() : node.outputs[0]->name;
     rec.gemm = kernels_[n]->gemm();
-    for (const Tensor* t : node.inputs)
-      if (t && !t->is_constant) rec.input_shapes.push_back(t->shape);
-    for (const Tensor* t : node.outputs) rec.output_shapes.push_back(t->shape);
+    if (options_.profiler) {  // names and shapes are only for whoever reads the records
+      rec.name = node.outputs.empty() ? std::string() : node.outputs[0]->name;
+      for (const Tensor* t : node.inputs)
+        if (t && !t->is_constant) rec.input_shapes.push_back(t->shape);
+      for (const Tensor* t : node.outputs) rec.output_shapes.push_back(t->shape);
+    }
     rec.macs = work_[n].macs;
     rec.ref_cycles = ref_cycles_[n];
     rec.path = ExecPath::kRef;

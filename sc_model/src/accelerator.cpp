@@ -137,14 +137,18 @@ void Accelerator::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&
 }
 
 unsigned int Accelerator::transport_dbg(tlm::tlm_generic_payload& trans) {
+  // Reads of one or more consecutive registers, without side effects.
   const uint64_t offset = trans.get_address();
-  if (!trans.is_read() || trans.get_data_length() != 4 || offset % 4 != 0 ||
-      offset >= regs::kBlockBytes)
+  const unsigned int len = trans.get_data_length();
+  if (!trans.is_read() || len == 0 || len % 4 != 0 || offset % 4 != 0 ||
+      offset + len > regs::kBlockBytes)
     return 0;
-  uint32_t value = 0;
-  if (!readRegister(static_cast<uint32_t>(offset), &value)) return 0;
-  std::memcpy(trans.get_data_ptr(), &value, 4);
-  return 4;
+  for (unsigned int i = 0; i < len; i += 4) {
+    uint32_t value = 0;
+    if (!readRegister(static_cast<uint32_t>(offset + i), &value)) return i;
+    std::memcpy(trans.get_data_ptr() + i, &value, 4);
+  }
+  return len;
 }
 
 void Accelerator::startJob(const sc_core::sc_time& delay) {

@@ -60,6 +60,14 @@ Bus::Bus(sc_core::sc_module_name name, const config::HardwareConfig& config, con
   dont_initialize();
 }
 
+TransactionRecord Bus::lastTransaction() const {
+  TransactionRecord r = last_;
+  r.initiator = last_initiator_ >= 0 && static_cast<size_t>(last_initiator_) < initiator_names_.size()
+                    ? initiator_names_[static_cast<size_t>(last_initiator_)]
+                    : "initiator";
+  return r;
+}
+
 void Bus::map(uint32_t target, uint64_t base, uint64_t size, const std::string& name) {
   ranges_.push_back({base, size, target, name});
 }
@@ -77,7 +85,7 @@ const Bus::Range* Bus::decode(uint64_t address) const {
 
 void Bus::b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
   const uint64_t address = trans.get_address();
-  last_.initiator = static_cast<size_t>(id) < initiator_names_.size() ? initiator_names_[id] : "initiator";
+  last_initiator_ = id;
   last_.write = trans.is_write();
   last_.address = address;
   last_.bytes = trans.get_data_length();
@@ -164,9 +172,13 @@ void Bus::requestTransfer(uint32_t port, uint64_t bytes, const sc_core::sc_time&
 }
 
 void Bus::arbitrate() {
+  armed_ = false;
   in_arbitrate_ = true;
   const uint64_t now_cycle = sc_core::sc_time_stamp().value() / clocks_.bus.value();
-  for (const timing::Completion& c : scheduler_.advance(now_cycle)) {
+  // Completions are copied out: a client may add a transfer, which does not touch this list,
+  // but the next advance would.
+  completions_ = scheduler_.advance(now_cycle);
+  for (const timing::Completion& c : completions_) {
     last_activity_ = sc_core::sc_time_stamp();
     if (BusClient* client = clients_[c.port]) client->transferDone(c.port, c);
   }
@@ -185,11 +197,14 @@ void Bus::rearm() {
   }
   // An earlier notification replaces a later pending one, a later one is ignored: the arbiter
   // always wakes at the earliest cycle it must.
-  if (next) {
-    const sc_core::sc_time at = sc_core::sc_time::from_value(*next * clocks_.bus.value());
-    const sc_core::sc_time now = sc_core::sc_time_stamp();
-    wake_.notify(at > now ? at - now : sc_core::SC_ZERO_TIME);
-  }
+  if (!next) return;
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  const sc_core::sc_time at =
+      std::max(now, sc_core::sc_time::from_value(*next * clocks_.bus.value()));
+  if (armed_ && armed_at_ <= at) return;  // already due no later
+  armed_ = true;
+  armed_at_ = at;
+  wake_.notify(at - now);
 }
 
 void Bus::traceOccupancy() {

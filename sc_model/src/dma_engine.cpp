@@ -10,7 +10,7 @@ namespace {
 // Where an injected dma_unmapped fault points: far above everything the platform maps.
 constexpr uint64_t kUnmappedAddress = 0xDEAD'0000'0000ull;
 // Loads into SRAM at least this large are snapshots rather than copies (see memory.h).
-constexpr uint64_t kSnapshotBytes = 4096;
+constexpr uint64_t kSnapshotBytes = 2048;
 }  // namespace
 
 DmaEngine::DmaEngine(sc_core::sc_module_name name, const config::HardwareConfig& config,
@@ -72,7 +72,8 @@ void DmaEngine::dispatch() {
 }
 
 bool DmaEngine::moveData(DmaRequest& r, sc_core::sc_time* latency) {
-  tlm::tlm_generic_payload trans;
+  // One payload, reused: constructing one per transfer would allocate its extension array.
+  tlm::tlm_generic_payload& trans = payload_;
   BulkTransfer bulk;
   bulk.job = r.job;
   trans.set_extension(&bulk);

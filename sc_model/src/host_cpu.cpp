@@ -66,12 +66,14 @@ void HostCpu::registerAccess(tlm::tlm_command command, uint32_t offset, uint32_t
   ++progress_;
   setActivity(rt::CpuActivity::kDriver, localTime());
   qk_.inc(clocks_.cpu * static_cast<double>(reg_software_cycles_));
-  tlm::tlm_generic_payload trans;
+  // One payload, reused: constructing one per access would allocate its extension array.
+  tlm::tlm_generic_payload& trans = payload_;
   trans.set_command(command);
   trans.set_address(drv::regs::kRegisterBase + offset);
   trans.set_data_ptr(reinterpret_cast<unsigned char*>(value));
   trans.set_data_length(4);
   trans.set_streaming_width(4);
+  trans.set_byte_enable_ptr(nullptr);
   trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   sc_core::sc_time delay = qk_.get_local_time();
   socket->b_transport(trans, delay);
@@ -102,13 +104,14 @@ void HostCpu::write32(uint32_t offset, uint32_t value) {
 bool HostCpu::bulk(tlm::tlm_command command, uint64_t device_addr, uint8_t* host, size_t bytes) {
   if (bytes == 0) return true;
   ++progress_;
-  qk_.sync();
-  setActivity(rt::CpuActivity::kDriver, sc_core::sc_time_stamp());
-  tlm::tlm_generic_payload trans;
+  setActivity(rt::CpuActivity::kDriver, localTime());
+  // The transactions happen at the CPU's local time (LT annotation), and the transfer becomes
+  // eligible for the bus then; the CPU waits once, for its completion.
+  tlm::tlm_generic_payload& trans = payload_;
   BulkTransfer marker;
   marker.from_host = true;
   trans.set_extension(&marker);
-  sc_core::sc_time latency = sc_core::SC_ZERO_TIME;
+  sc_core::sc_time eligible = localTime();
   const uint64_t chunk = transaction_bytes_ ? transaction_bytes_ : bytes;
   bool ok = true;
   for (uint64_t done = 0; done < bytes && ok; done += chunk) {
@@ -118,23 +121,31 @@ bool HostCpu::bulk(tlm::tlm_command command, uint64_t device_addr, uint8_t* host
     trans.set_data_ptr(host + done);
     trans.set_data_length(static_cast<unsigned int>(len));
     trans.set_streaming_width(static_cast<unsigned int>(len));
+    trans.set_byte_enable_ptr(nullptr);
     trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-    sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+    sc_core::sc_time delay = qk_.get_local_time();
     socket->b_transport(trans, delay);
     ok = trans.is_response_ok();
-    if (done == 0) latency = delay;
+    if (done == 0) eligible = sc_core::sc_time_stamp() + delay;  // local time + access latency
   }
   trans.clear_extension(&marker);
   if (!ok) return false;
   copy_pending_ = true;
   waiting_for_ = "copy";
-  bus_.requestTransfer(bus_port_, bytes, sc_core::sc_time_stamp() + latency, this);
+  wait_start_ = localTime();
+  bus_.requestTransfer(bus_port_, bytes, eligible, this);
   while (copy_pending_) wait(copy_done_);
   waiting_for_ = "";
-  const sc_core::sc_time local = localTime();
-  qk_.inc(nextEdge(local, clocks_.cpu) - local);
+  resumeAt(sc_core::sc_time_stamp());
   setActivity(rt::CpuActivity::kIdle, localTime());
   return true;
+}
+
+void HostCpu::resumeAt(const sc_core::sc_time& earliest) {
+  // After a wait, the CPU's time is the later of where it was and when it woke, on its own clock
+  // edge: it cannot act on an event before it has finished what it was doing.
+  const sc_core::sc_time resume = nextEdge(std::max(earliest, wait_start_), clocks_.cpu);
+  qk_.set(resume - sc_core::sc_time_stamp());
 }
 
 void HostCpu::transferDone(uint32_t, const timing::Completion&) {
@@ -152,32 +163,38 @@ bool HostCpu::copyFromDevice(void* dst, uint64_t device_addr, size_t bytes) {
 }
 
 bool HostCpu::waitForIrq(uint64_t timeout_cycles) {
-  qk_.sync();
-  setActivity(rt::CpuActivity::kIdle, sc_core::sc_time_stamp());
+  ++progress_;
+  const sc_core::sc_time local = localTime();
+  setActivity(rt::CpuActivity::kIdle, local);
+  wait_start_ = local;
   if (!irq.read()) {
+    // Wait without syncing first: the line may rise before the CPU's local time (it then takes
+    // the interrupt at its local time), or later (then when it rises).
     waiting_for_ = "interrupt";
-    const sc_core::sc_time deadline =
-        sc_core::sc_time_stamp() + clocks_.cpu * static_cast<double>(timeout_cycles);
+    const sc_core::sc_time deadline = local + clocks_.cpu * static_cast<double>(timeout_cycles);
     while (!irq.read() && sc_core::sc_time_stamp() < deadline)
       wait(deadline - sc_core::sc_time_stamp(), irq.value_changed_event());
     waiting_for_ = "";
   }
-  ++progress_;
-  const sc_core::sc_time local = localTime();
-  qk_.inc(nextEdge(local, clocks_.cpu) - local);
+  resumeAt(sc_core::sc_time_stamp());
+  wait_start_ = sc_core::SC_ZERO_TIME;
   return irq.read();
 }
 
 uint32_t HostCpu::debugRead32(uint32_t offset) {
   uint32_t value = 0;
-  tlm::tlm_generic_payload trans;
+  debugReadBlock(offset, &value, 1);
+  return value;
+}
+
+void HostCpu::debugReadBlock(uint32_t offset, uint32_t* words, size_t count) {
+  tlm::tlm_generic_payload& trans = payload_;
   trans.set_command(tlm::TLM_READ_COMMAND);
   trans.set_address(drv::regs::kRegisterBase + offset);
-  trans.set_data_ptr(reinterpret_cast<unsigned char*>(&value));
-  trans.set_data_length(4);
-  trans.set_streaming_width(4);
-  socket->transport_dbg(trans);
-  return value;
+  trans.set_data_ptr(reinterpret_cast<unsigned char*>(words));
+  trans.set_data_length(static_cast<unsigned int>(4 * count));
+  trans.set_streaming_width(static_cast<unsigned int>(4 * count));
+  if (socket->transport_dbg(trans) != 4 * count) std::fill(words, words + count, 0u);
 }
 
 }  // namespace hilsim::model

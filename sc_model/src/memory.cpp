@@ -75,18 +75,28 @@ void Memory::invalidateDmi() {
 }
 
 uint8_t* Memory::overwrite(uint64_t offset, uint64_t len) {
-  // The old contents are replaced: snapshots entirely inside are dropped, partial ones copied,
-  // and snapshots others hold of this range taken now.
+  // The old contents of the range are replaced: snapshots lose the part inside it (what is left
+  // of them before and after stays pending), and snapshots others hold of this range are taken
+  // now.
+  const uint64_t end = offset + len;
+  std::vector<Snapshot> kept;
   for (size_t i = 0; i < snapshots_.size();) {
     const Snapshot s = snapshots_[i];
-    if (s.offset >= offset && s.offset + s.len <= offset + len) {
-      snapshots_.erase(snapshots_.begin() + static_cast<std::ptrdiff_t>(i));
-      s.source->dropDependent(this);
-    } else {
+    if (!overlaps(s.offset, s.len, offset, len)) {
       ++i;
+      continue;
     }
+    snapshots_.erase(snapshots_.begin() + static_cast<std::ptrdiff_t>(i));
+    if (s.offset < offset) kept.push_back({s.offset, offset - s.offset, s.source, s.src});
+    if (s.offset + s.len > end)
+      kept.push_back({end, s.offset + s.len - end, s.source, s.src + (end - s.offset)});
+    // Each piece counts as one dependency on the source.
+    s.source->dropDependent(this);
   }
-  settle(offset, len);
+  for (const Snapshot& k : kept) {
+    snapshots_.push_back(k);
+    k.source->dependents_.push_back(this);
+  }
   settleDependents(offset, len);
   return data_ + offset;
 }

@@ -87,6 +87,62 @@ TEST(Memory, ReadWriteDebugDmiAndAddressErrors) {
   });
 }
 
+// DMA loads into SRAM are snapshots: every observer sees exactly what a copy would have given.
+TEST(Memory, SnapshotsBehaveLikeCopies) {
+  runOnHost(testConfig(), [](model::Platform& p) {
+    tlm::tlm_fw_transport_if<>& bus = *p.bus().target_socket.get_base_export().operator->();
+    auto poke = [&](uint64_t addr, uint8_t value, unsigned len) {
+      std::vector<uint8_t> bytes(len, value);
+      tlm::tlm_generic_payload t;
+      t.set_command(tlm::TLM_WRITE_COMMAND);
+      t.set_address(addr);
+      t.set_data_ptr(bytes.data());
+      t.set_data_length(len);
+      t.set_streaming_width(len);
+      ASSERT_EQ(bus.transport_dbg(t), len);
+    };
+    auto peek = [&](uint64_t addr) {
+      uint8_t value = 0;
+      tlm::tlm_generic_payload t;
+      t.set_command(tlm::TLM_READ_COMMAND);
+      t.set_address(addr);
+      t.set_data_ptr(&value);
+      t.set_data_length(1);
+      t.set_streaming_width(1);
+      EXPECT_EQ(bus.transport_dbg(t), 1u);
+      return value;
+    };
+    const uint64_t sram = drv::regs::kSramBase;
+    model::Memory& s0 = p.accel().sram(0);
+    poke(0x1000, 0xAA, 8192);
+    s0.snapshotFrom(p.memory(), 0x1000, 0, 8192);
+    EXPECT_EQ(s0.pendingSnapshots(), 1u);
+    EXPECT_EQ(s0.view(100, 10)[0], 0xAA);
+    // The source changes: the snapshot keeps the old bytes.
+    poke(0x1000, 0xBB, 8192);
+    EXPECT_EQ(peek(sram + 5), 0xAA);
+    EXPECT_EQ(peek(0x1005), 0xBB);
+    // A new snapshot over part of the old one: the rest of the old one stays.
+    s0.snapshotFrom(p.memory(), 0x1000, 4096, 4096);
+    EXPECT_EQ(peek(sram + 4096), 0xBB);
+    EXPECT_EQ(peek(sram + 100), 0xAA);
+    // Pending bytes are never lost: a write to the SRAM keeps the untouched neighbours.
+    s0.snapshotFrom(p.memory(), 0x1000, 8192, 4096);
+    poke(sram + 8192 + 10, 0xCC, 1);
+    EXPECT_EQ(peek(sram + 8192 + 9), 0xBB);
+    EXPECT_EQ(peek(sram + 8192 + 10), 0xCC);
+    // DMI sees settled bytes.
+    s0.snapshotFrom(p.memory(), 0x1000, 16384, 4096);
+    tlm::tlm_generic_payload t;
+    t.set_address(sram + 16384);
+    tlm::tlm_dmi dmi;
+    ASSERT_TRUE(bus.get_direct_mem_ptr(t, dmi));
+    EXPECT_EQ(s0.pendingSnapshots(), 0u);
+    EXPECT_EQ(dmi.get_dmi_ptr()[16384], 0xBB);
+    EXPECT_EQ(dmi.get_dmi_ptr()[0], 0xAA);
+  });
+}
+
 // A lone transfer: set-up, access latency, then its bursts.
 TEST(Dma, TransferCompletesExactlyWhenTheFormulaSays) {
   const auto cfg = testConfig({"accel.dma.setup_cycles=16", "memory.latency_cycles=10",

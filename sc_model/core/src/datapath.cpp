@@ -36,16 +36,11 @@ int32_t requantize(int32_t acc, int32_t multiplier, int32_t shift) {
 
 void computeTile(const TileParams& p, const int8_t* input, const int8_t* weights,
                  const uint8_t* params, int8_t* out, uint32_t out_stride) {
-  // The array works on activations minus their zero point; the products are exact in int32.
-  thread_local std::vector<int16_t> x;
   thread_local std::vector<int32_t> acc;
-  x.resize(p.k);
   acc.resize(p.features);
   for (uint32_t r = 0; r < p.rows; ++r) {
     const int8_t* row = input + static_cast<uint64_t>(r) * p.k;
-    for (uint32_t d = 0; d < p.k; ++d)
-      x[d] = static_cast<int16_t>(static_cast<int32_t>(row[d]) - p.input_zero_point);
-    dotRows(weights, x.data(), p.k, p.features, acc.data());
+    dotRows(weights, row, p.input_zero_point, p.k, p.features, acc.data());
     int8_t* dst = out + static_cast<uint64_t>(r) * out_stride;
     for (uint32_t f = 0; f < p.features; ++f) {
       int32_t record[3];

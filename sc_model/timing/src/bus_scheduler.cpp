@@ -39,8 +39,17 @@ uint32_t BusScheduler::PortSet::nextFrom(uint32_t from, uint32_t ports) const {
   return lowest();  // wrap around
 }
 
+namespace {
+int log2IfPowerOfTwo(uint64_t v) {
+  return v && (v & (v - 1)) == 0 ? __builtin_ctzll(v) : -1;
+}
+}  // namespace
+
 BusScheduler::BusScheduler(const BusParams& params)
-    : params_(params), full_burst_cycles_(burstCycles(params, params.burst_bytes)) {
+    : params_(params),
+      full_burst_cycles_(burstCycles(params, params.burst_bytes)),
+      burst_shift_(log2IfPowerOfTwo(params.burst_bytes)),
+      beat_shift_(log2IfPowerOfTwo(params.bytes_per_cycle)) {
   if (params.ports == 0 || params.ports > 128 || params.bytes_per_cycle == 0 ||
       params.burst_bytes == 0)
     throw std::invalid_argument(
@@ -49,7 +58,16 @@ BusScheduler::BusScheduler(const BusParams& params)
   state_.last_granted = params.ports - 1;
 }
 
-uint64_t BusScheduler::bursts(uint64_t bytes) const { return ceilDiv(bytes, params_.burst_bytes); }
+// The usual powers of two avoid divisions on this hot path.
+uint64_t BusScheduler::bursts(uint64_t bytes) const {
+  return burst_shift_ >= 0 ? (bytes + params_.burst_bytes - 1) >> burst_shift_
+                           : ceilDiv(bytes, params_.burst_bytes);
+}
+
+uint64_t BusScheduler::cyclesOf(uint64_t burst_bytes) const {
+  return beat_shift_ >= 0 ? (burst_bytes + params_.bytes_per_cycle - 1) >> beat_shift_
+                          : ceilDiv(burst_bytes, params_.bytes_per_cycle);
+}
 
 void BusScheduler::add(uint32_t port, uint64_t bytes, uint64_t eligible_cycle) {
   Flow& f = state_.flows.at(port);
@@ -177,16 +195,16 @@ void BusScheduler::run(State& st, uint64_t target, bool stop_at_completion,
     st.bus_busy = true;
     st.owner = *next;
     st.last_granted = *next;
-    st.burst_end = st.now + burstCycles(params_, burst);
+    st.burst_end = st.now + cyclesOf(burst);
   }
   if (target > st.now && target != std::numeric_limits<uint64_t>::max()) st.now = target;
 }
 
-std::vector<Completion> BusScheduler::advance(uint64_t cycle) {
-  std::vector<Completion> done;
-  run(state_, cycle, false, &done, nullptr);
+const std::vector<Completion>& BusScheduler::advance(uint64_t cycle) {
+  completed_.clear();
+  run(state_, cycle, false, &completed_, nullptr);
   admit(state_);
-  return done;
+  return completed_;
 }
 
 std::optional<uint64_t> BusScheduler::nextCompletion() const {

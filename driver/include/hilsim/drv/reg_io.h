@@ -25,6 +25,10 @@ class RegIo {
   virtual uint64_t nowCycles() const = 0;
   // Untimed register read for diagnostics and performance counters.
   virtual uint32_t debugRead32(uint32_t offset) = 0;
+  // Untimed read of `count` consecutive registers from `offset`.
+  virtual void debugReadBlock(uint32_t offset, uint32_t* words, size_t count) {
+    for (size_t i = 0; i < count; ++i) words[i] = debugRead32(offset + static_cast<uint32_t>(4 * i));
+  }
 };
 
 }  // namespace hilsim::drv

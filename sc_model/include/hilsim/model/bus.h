@@ -34,7 +34,7 @@ class BusClient {
 
 // The last transaction the bus carried, for hang and error messages.
 struct TransactionRecord {
-  std::string initiator;
+  std::string initiator;  // filled in by Bus::lastTransaction()
   bool write = false;
   uint64_t address = 0;
   uint64_t bytes = 0;
@@ -66,7 +66,7 @@ class Bus : public sc_core::sc_module {
   // Injects an error response on the first bulk transaction of accelerator job `job`.
   void injectBusError(uint32_t job) { bus_error_job_ = job; }
 
-  const TransactionRecord& lastTransaction() const { return last_; }
+  TransactionRecord lastTransaction() const;
   // Simulated time of the last transaction or transfer completion (watchdog progress).
   const sc_core::sc_time& lastActivity() const { return last_activity_; }
   uint64_t bytesMoved() const { return bytes_moved_; }
@@ -102,11 +102,15 @@ class Bus : public sc_core::sc_module {
   timing::BusScheduler scheduler_;
   std::vector<BusClient*> clients_;
   std::vector<Pending> pending_;
+  std::vector<timing::Completion> completions_;
   bool in_arbitrate_ = false;
   sc_core::sc_event wake_;
   Tracer* tracer_;
   Tracer::Signal sig_active_ = 0, sig_owner_ = 0;
   TransactionRecord last_;
+  int last_initiator_ = -1;
+  sc_core::sc_time armed_at_ = sc_core::SC_ZERO_TIME;  // pending wake-up of the arbiter, if armed
+  bool armed_ = false;
   sc_core::sc_time last_activity_;
   uint64_t bytes_moved_ = 0;
   int64_t bus_error_job_ = -1;

@@ -90,6 +90,7 @@ class DmaEngine : public sc_core::sc_module, public BusClient {
   std::vector<DmaRequest*> channel_;
   std::multimap<sc_core::sc_time, uint32_t> failed_;  // channels whose failed request ends then
   sc_core::sc_event kick_;
+  tlm::tlm_generic_payload payload_;  // reused for every transaction
   Tracer* tracer_;
   std::vector<Tracer::Signal> sig_busy_, sig_bytes_;
   Tracer::Signal sig_total_ = 0;

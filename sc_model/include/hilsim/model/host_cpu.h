@@ -58,6 +58,7 @@ class HostCpu : public sc_core::sc_module,
   void spendCycles(uint64_t cycles) override { advance(cycles, rt::CpuActivity::kDriver); }
   uint64_t nowCycles() const override { return now(); }
   uint32_t debugRead32(uint32_t offset) override;
+  void debugReadBlock(uint32_t offset, uint32_t* words, size_t count) override;
 
  private:
   void main();
@@ -66,6 +67,7 @@ class HostCpu : public sc_core::sc_module,
   bool bulk(tlm::tlm_command command, uint64_t device_addr, uint8_t* host, size_t bytes);
   void transferDone(uint32_t port, const timing::Completion& completion) override;
   void setActivity(rt::CpuActivity activity, const sc_core::sc_time& at);
+  void resumeAt(const sc_core::sc_time& earliest);
 
   Clocks clocks_;
   Bus& bus_;
@@ -73,6 +75,7 @@ class HostCpu : public sc_core::sc_module,
   uint64_t reg_software_cycles_;
   uint64_t transaction_bytes_;
   tlm_utils::tlm_quantumkeeper qk_;
+  tlm::tlm_generic_payload payload_;  // reused for every transaction
   std::function<void()> program_;
   bool finished_ = false;
   std::exception_ptr failure_;
@@ -80,6 +83,7 @@ class HostCpu : public sc_core::sc_module,
   uint64_t progress_ = 0;
   sc_core::sc_event copy_done_;
   bool copy_pending_ = false;
+  sc_core::sc_time wait_start_;  // the CPU's local time when it began waiting
   Tracer* tracer_;
   Tracer::Signal sig_state_ = 0, sig_layer_ = 0;
 };

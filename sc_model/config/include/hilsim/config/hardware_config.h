@@ -65,7 +65,7 @@ struct CpuConfig {
 };
 
 struct SimConfig {
-  uint64_t quantum_ns = 1000;
+  uint64_t quantum_ns = 100000;
   LogLevel log_level = LogLevel::kWarn;
   uint64_t watchdog_cycles = 100'000'000;  // host-clock cycles without progress
   Fault fault = Fault::kNone;

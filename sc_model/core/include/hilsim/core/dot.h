@@ -19,8 +19,9 @@ DotPath activeDotPath();
 // Forces a path (tests). Throws std::invalid_argument if the CPU cannot run it.
 void selectDotPath(DotPath path);
 
-// out[f] = sum_d w[f * k + d] * x[d] for f in [0, features): int8 weights, int16 activations
-// (already minus the input zero point), exact int32 sums.
-void dotRows(const int8_t* w, const int16_t* x, uint32_t k, uint32_t features, int32_t* out);
+// out[f] = sum_d w[f * k + d] * (x[d] - x_zero_point) for f in [0, features): int8 weights and
+// activations, exact int32 sums (wrapping like int32 arithmetic if they overflow).
+void dotRows(const int8_t* w, const int8_t* x, int32_t x_zero_point, uint32_t k, uint32_t features,
+             int32_t* out);
 
 }  // namespace hilsim::core

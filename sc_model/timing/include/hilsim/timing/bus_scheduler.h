@@ -46,9 +46,9 @@ class BusScheduler {
   // Adds a transfer of `bytes` (> 0) on an idle `port`, eligible at `eligible_cycle` (>= now()).
   void add(uint32_t port, uint64_t bytes, uint64_t eligible_cycle);
   // Advances to `cycle` (>= now()) and returns the transfers completed at or before it, in
-  // completion order. The bus is arbitrated at `cycle` only by a later call, so transfers added
-  // at `cycle` compete with those already waiting.
-  std::vector<Completion> advance(uint64_t cycle);
+  // completion order (valid until the next call). The bus is arbitrated at `cycle` only by a
+  // later call, so transfers added at `cycle` compete with those already waiting.
+  const std::vector<Completion>& advance(uint64_t cycle);
   // Cycle of the next completion if nothing more is added; nullopt when no transfer is pending.
   std::optional<uint64_t> nextCompletion() const;
 
@@ -103,10 +103,14 @@ class BusScheduler {
   bool skip(State& st, uint64_t limit) const;
   std::optional<uint64_t> nextEligibility(const State& st) const;
   uint64_t bursts(uint64_t bytes) const;
+  uint64_t cyclesOf(uint64_t burst_bytes) const;
 
   BusParams params_;
   uint64_t full_burst_cycles_;
+  int burst_shift_ = -1;  // log2 of burst_bytes / bytes_per_cycle when powers of two, else -1
+  int beat_shift_ = -1;
   State state_;
+  std::vector<Completion> completed_;
   mutable State probe_;  // nextCompletion() works on a copy, kept to avoid allocating
 };
 
