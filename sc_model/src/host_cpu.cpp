@@ -141,6 +141,16 @@ bool HostCpu::bulk(tlm::tlm_command command, uint64_t device_addr, uint8_t* host
   return true;
 }
 
+void HostCpu::armDeadline(const sc_core::sc_time& deadline) {
+  // Deadlines only grow, so one pending notification at the earliest is enough; re-arming for
+  // every wait would leave a cancelled timeout in the kernel's queue each time.
+  const sc_core::sc_time now = sc_core::sc_time_stamp();
+  if (deadline_armed_ && deadline_armed_at_ > now && deadline_armed_at_ <= deadline) return;
+  deadline_armed_ = true;
+  deadline_armed_at_ = deadline;
+  deadline_event_.notify(deadline - now);
+}
+
 void HostCpu::resumeAt(const sc_core::sc_time& earliest) {
   // After a wait, the CPU's time is the later of where it was and when it woke, on its own clock
   // edge: it cannot act on an event before it has finished what it was doing.
@@ -172,8 +182,10 @@ bool HostCpu::waitForIrq(uint64_t timeout_cycles) {
     // the interrupt at its local time), or later (then when it rises).
     waiting_for_ = "interrupt";
     const sc_core::sc_time deadline = local + clocks_.cpu * static_cast<double>(timeout_cycles);
-    while (!irq.read() && sc_core::sc_time_stamp() < deadline)
-      wait(deadline - sc_core::sc_time_stamp(), irq.value_changed_event());
+    while (!irq.read() && sc_core::sc_time_stamp() < deadline) {
+      armDeadline(deadline);
+      wait(irq.value_changed_event() | deadline_event_);
+    }
     waiting_for_ = "";
   }
   resumeAt(sc_core::sc_time_stamp());

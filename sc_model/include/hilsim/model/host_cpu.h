@@ -68,6 +68,7 @@ class HostCpu : public sc_core::sc_module,
   void transferDone(uint32_t port, const timing::Completion& completion) override;
   void setActivity(rt::CpuActivity activity, const sc_core::sc_time& at);
   void resumeAt(const sc_core::sc_time& earliest);
+  void armDeadline(const sc_core::sc_time& deadline);
 
   Clocks clocks_;
   Bus& bus_;
@@ -84,6 +85,9 @@ class HostCpu : public sc_core::sc_module,
   sc_core::sc_event copy_done_;
   bool copy_pending_ = false;
   sc_core::sc_time wait_start_;  // the CPU's local time when it began waiting
+  sc_core::sc_event deadline_event_;  // interrupt-wait timeouts
+  sc_core::sc_time deadline_armed_at_;
+  bool deadline_armed_ = false;
   Tracer* tracer_;
   Tracer::Signal sig_state_ = 0, sig_layer_ = 0;
 };
