@@ -6,8 +6,9 @@
 #include <cstdio>
 #include <fstream>
 #include <functional>
-#include <ostream>
 #include <map>
+#include <ostream>
+#include <sstream>
 
 #include "hilsim/errors.h"
 
@@ -111,6 +112,83 @@ void Tracer::write(const std::string& path, const std::string& version) const {
   if (!out || std::rename(tmp.c_str(), path.c_str()) != 0) {
     std::remove(tmp.c_str());
     throw InputError("cannot write trace '" + path + "'");
+  }
+}
+
+void Tracer::writeGtkw(const std::string& gtkw_path, const std::string& vcd_path) const {
+  // GTKWave trace flags: right-justified names, with binary (1-bit) or decimal values; a group is
+  // a blank line opening it and one closing it.
+  constexpr const char* kBinary = "@28";
+  constexpr const char* kDecimal = "@24";
+  constexpr const char* kGroupBegin = "@800200";
+  constexpr const char* kGroupEnd = "@1000200";
+
+  // Groups in display order: the host view (layer, CPU state, interrupt), the cores, the DMA
+  // channels, the DMA engine, the bus, anything else.
+  auto rank = [](const std::string& scope) {
+    if (scope.empty() || scope == "cpu") return 0;
+    if (scope.rfind("core", 0) == 0) return 1;
+    if (scope.rfind("dma.", 0) == 0) return 2;
+    if (scope == "dma") return 3;
+    if (scope == "bus") return 4;
+    return 5;
+  };
+  auto place = [](const SignalInfo& s) {  // order inside the host group
+    return s.scope.empty() && s.name == "layer" ? 0 : s.scope == "cpu" ? 1 : 2;
+  };
+  std::vector<std::string> groups;  // in order of first declaration
+  std::map<std::string, std::vector<size_t>> members;
+  for (size_t i = 0; i < signals_.size(); ++i) {
+    const std::string group = rank(signals_[i].scope) == 0 ? "cpu" : signals_[i].scope;
+    if (!members.count(group)) groups.push_back(group);
+    members[group].push_back(i);
+  }
+  std::stable_sort(groups.begin(), groups.end(),
+                   [&](const std::string& a, const std::string& b) { return rank(a) < rank(b); });
+  if (auto host = members.find("cpu"); host != members.end())
+    std::stable_sort(host->second.begin(), host->second.end(),
+                     [&](size_t a, size_t b) { return place(signals_[a]) < place(signals_[b]); });
+
+  // Both files by name: with a [savefile] line, GTKWave looks for a relative [dumpfile] beside
+  // the save file, wherever the pair is moved and whatever the working directory.
+  auto fileName = [](const std::string& path) {
+    const size_t slash = path.find_last_of('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+  };
+  const std::string vcd_name = fileName(vcd_path);
+  std::ostringstream out;
+  out << "[*] GTKWave save file of the hilsim trace " << vcd_name << "\n"
+      << "[dumpfile] \"" << vcd_name << "\"\n"
+      << "[savefile] \"" << fileName(gtkw_path) << "\"\n"
+      << "[timestart] " << (window_ps_ ? window_ps_->first : 0) << "\n"
+      << "[sst_expanded] 1\n"
+      << "[treeopen] hilsim.\n";
+  std::string flags;
+  auto setFlags = [&](const char* f) {
+    if (flags != f) out << f << "\n";
+    flags = f;
+  };
+  for (const std::string& group : groups) {
+    setFlags(kGroupBegin);
+    out << "-" << group << "\n";
+    for (size_t i : members[group]) {
+      const SignalInfo& s = signals_[i];
+      setFlags(s.width == 1 ? kBinary : kDecimal);
+      // GTKWave names a vector declared without a bit select by its name and "[msb:0]".
+      out << "hilsim." << (s.scope.empty() ? "" : s.scope + ".") << s.name
+          << (s.width == 1 ? "" : "[" + std::to_string(s.width - 1) + ":0]") << "\n";
+    }
+    setFlags(kGroupEnd);
+    out << "-" << group << "\n";
+  }
+
+  const std::string tmp = gtkw_path + ".tmp." + std::to_string(::getpid());
+  std::ofstream file(tmp, std::ios::binary);
+  file << out.str();
+  file.close();
+  if (!file || std::rename(tmp.c_str(), gtkw_path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw InputError("cannot write GTKWave save file '" + gtkw_path + "'");
   }
 }
 

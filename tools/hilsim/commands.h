@@ -10,5 +10,6 @@ int genModelCommand(int argc, char** argv, int first);
 int configCommand(int argc, char** argv, int first);
 int annotateCommand(int argc, char** argv, int first);
 int stripCommand(int argc, char** argv, int first);
+int traceStatsCommand(int argc, char** argv, int first);
 
 }  // namespace hilsim::cli

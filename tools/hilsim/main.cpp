@@ -25,6 +25,8 @@ constexpr Command kCommands[] = {
     {"inspect", hilsim::cli::inspectCommand,
      "show tensors, operators, quantization and annotations of a model"},
     {"gen-model", hilsim::cli::genModelCommand, "write a synthetic MLP of FULLY_CONNECTED layers"},
+    {"trace-stats", hilsim::cli::traceStatsCommand,
+     "activity per signal, and per-layer core utilization, from a VCD"},
     {"config", hilsim::cli::configCommand, "print the fully resolved hardware configuration"},
 };
 

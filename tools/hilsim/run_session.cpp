@@ -121,6 +121,17 @@ void runOnCountingClock(rt::Model& model, const RunSpec& spec, RunResult* result
   result->report.simulated_cycles = clock.now();
 }
 
+// The GTKWave save file beside a trace: t.vcd -> t.gtkw (other names get .gtkw appended).
+std::string gtkwPath(const std::string& vcd_path) {
+  const std::string ext = ".vcd";
+  const size_t slash = vcd_path.find_last_of('/');
+  const size_t base = slash == std::string::npos ? 0 : slash + 1;
+  if (vcd_path.size() > base + ext.size() &&
+      vcd_path.compare(vcd_path.size() - ext.size(), ext.size(), ext) == 0)
+    return vcd_path.substr(0, vcd_path.size() - ext.size()) + ".gtkw";
+  return vcd_path + ".gtkw";
+}
+
 void runOnSimulatedPlatform(rt::Model& model, const RunSpec& spec, RunResult* result,
                             LayerCollector& collector) {
   std::unique_ptr<model::Tracer> tracer;
@@ -176,6 +187,7 @@ void runOnSimulatedPlatform(rt::Model& model, const RunSpec& spec, RunResult* re
       tracer->setWindow(period * static_cast<double>(*from), period * static_cast<double>(*to));
     }
     tracer->write(*spec.vcd_path, std::string("hilsim ") + HILSIM_VERSION);
+    tracer->writeGtkw(gtkwPath(*spec.vcd_path), *spec.vcd_path);
   }
 }
 

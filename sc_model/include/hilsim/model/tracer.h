@@ -31,6 +31,10 @@ class Tracer {
   void setWindow(sc_core::sc_time from, sc_core::sc_time to);
   // Writes the VCD to `path` (atomically: temporary file, then rename). Throws InputError.
   void write(const std::string& path, const std::string& version) const;
+  // Writes a GTKWave save file for the trace written to `vcd_path` (traces/README.md "GTKWave"):
+  // the trace referenced by its file name, the signals grouped by scope, multi-bit signals in
+  // decimal. Atomic like write(). Throws InputError.
+  void writeGtkw(const std::string& gtkw_path, const std::string& vcd_path) const;
 
   size_t changes() const { return changes_.size(); }
 

@@ -1,0 +1,174 @@
+// trace-stats on hilsim's own traces, through build/hilsim: per-core busy time and per-layer
+// windows agree with the run's report; the .gtkw beside the trace names every signal; bad
+// inputs exit 2 with one line naming the file and the line.
+
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "files.h"
+#include "runner.h"
+
+namespace hilsim::test {
+namespace {
+
+void expectOk(const RunOutcome& r) {
+  ASSERT_FALSE(r.timed_out) << r.command;
+  ASSERT_EQ(r.exit_code, 0) << r.command << "\n" << r.err;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// A 512-256-64 MLP run offloaded on four cores for three invocations, traced and reported.
+class TraceStatsRun : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    expectOk(runHilsim({"gen-model", "--layers", "512,256,64", "--out", dir_ + "/m.tflite"}));
+    expectOk(
+        runHilsim({"run", "--model", dir_ + "/m.tflite", "--config",
+                   std::string(HILSIM_SOURCE_DIR) + "/configs/m4.yaml", "--mode", "accel",
+                   "--invocations", "3", "--vcd", vcd_, "--report", dir_ + "/r.json", "--quiet"}));
+    report_ = YAML::LoadFile(dir_ + "/r.json");
+  }
+  YAML::Node stats(const std::vector<std::string>& extra = {}) {
+    std::vector<std::string> args = {"trace-stats", vcd_, "--json"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const RunOutcome r = runHilsim(args);
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return YAML::Load(r.out);
+  }
+
+  std::string dir_ = makeTempDir(std::string("trace-stats-") +
+                                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  std::string vcd_ = dir_ + "/t.vcd";
+  YAML::Node report_;
+};
+
+TEST_F(TraceStatsRun, CoreBusyTimeAgreesWithTheReport) {
+  ASSERT_EQ(report_["config"]["cpu"]["clock_mhz"].as<double>(), 400.0);  // trace-stats' default
+  const YAML::Node layers = report_["layers"];
+  ASSERT_EQ(layers.size(), 6u);         // two layers, three invocations
+  std::map<uint64_t, double> expected;  // core -> busy cycles summed over layers and invocations
+  for (const YAML::Node& layer : layers) {
+    ASSERT_EQ(layer["path"].as<std::string>(), "accel");
+    for (const YAML::Node& c : layer["accel"]["per_core"])
+      expected[c["core"].as<uint64_t>()] += c["busy_cycles"].as<double>();
+  }
+  const YAML::Node hilsim = stats()["hilsim"];
+  ASSERT_TRUE(hilsim.IsMap());
+  ASSERT_EQ(hilsim["per_core"].size(), 4u);
+  for (const YAML::Node& c : hilsim["per_core"]) {
+    const uint64_t core = c["core"].as<uint64_t>();
+    ASSERT_TRUE(expected.count(core)) << core;
+    EXPECT_NEAR(c["busy_cycles"].as<double>(), expected[core], double(layers.size()))
+        << "core " << core;
+  }
+}
+
+TEST_F(TraceStatsRun, OneWindowPerLayerInvocationAsLongAsTheReportSays) {
+  const YAML::Node layers = report_["layers"];
+  const YAML::Node windows = stats()["hilsim"]["windows"];
+  ASSERT_EQ(windows.size(), layers.size());
+  for (size_t i = 0; i < layers.size(); ++i) {
+    const YAML::Node w = windows[i], layer = layers[i];
+    EXPECT_EQ(w["layer"].as<uint64_t>(), layer["index"].as<uint64_t>()) << i;
+    EXPECT_EQ(w["invocation"].as<uint64_t>(), i / 2) << i;
+    EXPECT_TRUE(w["complete"].as<bool>()) << i;
+    EXPECT_NEAR(w["cycles"].as<double>(), layer["cycles"].as<double>(), 1.0) << i;
+    std::map<uint64_t, double> busy;
+    for (const YAML::Node& c : layer["accel"]["per_core"])
+      busy[c["core"].as<uint64_t>()] = c["busy_cycles"].as<double>();
+    for (const YAML::Node& c : w["per_core"])
+      EXPECT_NEAR(c["busy_cycles"].as<double>(), busy.at(c["core"].as<uint64_t>()), 1.0)
+          << "window " << i << " core " << c["core"];
+  }
+  // Another host clock scales the cycles.
+  const YAML::Node at800 = stats({"--cpu-mhz", "800"})["hilsim"]["windows"];
+  EXPECT_NEAR(at800[0]["cycles"].as<double>(), 2 * windows[0]["cycles"].as<double>(), 1e-6);
+}
+
+TEST_F(TraceStatsRun, TextReportShowsSignalsWindowsAndCores) {
+  const RunOutcome r = runHilsim({"trace-stats", vcd_});
+  expectOk(r);
+  for (const char* part :
+       {"timescale 1 ps", "hilsim.core3.busy", "hilsim.dma.bytes_total",
+        "layer windows (host CPU at 400 MHz", "core busy over the trace", "core0", "core3"})
+    EXPECT_NE(r.out.find(part), std::string::npos) << part << "\n" << r.out;
+}
+
+TEST_F(TraceStatsRun, GtkwBesideTheTraceNamesEverySignal) {
+  const std::string gtkw = slurp(dir_ + "/t.gtkw");
+  ASSERT_FALSE(gtkw.empty());
+  EXPECT_NE(gtkw.find("[dumpfile] \"t.vcd\""), std::string::npos) << gtkw;
+  std::set<std::string> traced;
+  std::vector<std::string> groups;
+  std::istringstream lines(gtkw);
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty() || line[0] == '[' || line[0] == '@' || line[0] == '*') continue;
+    if (line[0] == '-') {
+      if (groups.empty() || groups.back() != line.substr(1)) groups.push_back(line.substr(1));
+      continue;
+    }
+    traced.insert(line);
+  }
+  const YAML::Node signals = stats()["signals"];
+  ASSERT_EQ(traced.size(), signals.size()) << gtkw;
+  for (const YAML::Node& s : signals) {
+    // GTKWave names a vector by its name and bit range.
+    const uint64_t width = s["width"].as<uint64_t>();
+    const std::string name =
+        s["name"].as<std::string>() + (width > 1 ? "[" + std::to_string(width - 1) + ":0]" : "");
+    EXPECT_TRUE(traced.count(name)) << name << "\n" << gtkw;
+  }
+  const std::vector<std::string> expected_groups = {"cpu",     "core0",   "core1",   "core2",
+                                                    "core3",   "dma.ch0", "dma.ch1", "dma.ch2",
+                                                    "dma.ch3", "dma",     "bus"};
+  EXPECT_EQ(groups, expected_groups);
+}
+
+TEST_F(TraceStatsRun, BadInputsExitTwoNamingFileAndLine) {
+  const std::string vcd = slurp(vcd_);
+  auto check = [&](const std::string& path, const std::string& expected) {
+    const RunOutcome r = runHilsim({"trace-stats", path});
+    EXPECT_EQ(r.exit_code, 2) << r.command << "\n" << r.out;
+    EXPECT_NE(r.err.find(expected), std::string::npos) << r.err;
+    EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  };
+  check(dir_ + "/missing.vcd", "cannot open '" + dir_ + "/missing.vcd'");
+  check(dir_ + "/m.tflite", dir_ + "/m.tflite:1: not a VCD file");
+
+  // Cut in the middle of a value change line.
+  const size_t line_start = vcd.find("\nb", vcd.size() / 2) + 1;
+  const size_t line_no = std::count(vcd.begin(), vcd.begin() + line_start, '\n') + 1;
+  writeFile(dir_ + "/cut.vcd", std::vector<uint8_t>(vcd.begin(), vcd.begin() + line_start + 2));
+  check(dir_ + "/cut.vcd", dir_ + "/cut.vcd:" + std::to_string(line_no) + ":");
+
+  // A value that is not one.
+  std::string bad = vcd;
+  bad.replace(line_start, 1, "q");
+  writeFile(dir_ + "/bad.vcd", std::vector<uint8_t>(bad.begin(), bad.end()));
+  check(dir_ + "/bad.vcd", dir_ + "/bad.vcd:" + std::to_string(line_no) + ": cannot read 'q");
+
+  // Cut inside the header.
+  const size_t header_cut = vcd.find("$var") + 3;
+  writeFile(dir_ + "/header.vcd", std::vector<uint8_t>(vcd.begin(), vcd.begin() + header_cut));
+  check(dir_ + "/header.vcd", dir_ + "/header.vcd:");
+
+  const RunOutcome usage = runHilsim({"trace-stats", vcd_, "--cpu-mhz", "fast"});
+  EXPECT_EQ(usage.exit_code, 2);
+  EXPECT_NE(usage.err.find("--cpu-mhz"), std::string::npos) << usage.err;
+}
+
+}  // namespace
+}  // namespace hilsim::test
