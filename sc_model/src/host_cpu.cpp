@@ -1,6 +1,7 @@
 #include "hilsim/model/host_cpu.h"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "hilsim/drv/regs.h"
 #include "hilsim/errors.h"
@@ -25,6 +26,10 @@ HostCpu::HostCpu(sc_core::sc_module_name name, const config::HardwareConfig& con
   if (tracer_) {
     sig_state_ = tracer_->add("cpu", "state", 2);
     sig_layer_ = tracer_->add("", "layer", 32, std::nullopt);
+    sig_invocation_ = tracer_->add("", "invocation", 32, std::nullopt);
+    char clock[64];
+    std::snprintf(clock, sizeof clock, "hilsim cpu_clock_mhz %.6g", config.cpu.clock_mhz);
+    tracer_->addComment(clock);
   }
   SC_HAS_PROCESS(HostCpu);
   SC_THREAD(main);
@@ -51,6 +56,10 @@ void HostCpu::traceLayer(std::optional<int> layer) {
   if (tracer_)
     tracer_->set(sig_layer_, layer ? std::optional<uint64_t>(static_cast<uint64_t>(*layer)) : std::nullopt,
                  localTime());
+}
+
+void HostCpu::traceInvocation(uint32_t invocation) {
+  if (tracer_) tracer_->set(sig_invocation_, invocation, localTime());
 }
 
 void HostCpu::advance(uint64_t cycles, rt::CpuActivity activity) {

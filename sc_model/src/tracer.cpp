@@ -66,7 +66,9 @@ void Tracer::write(const std::string& path, const std::string& version) const {
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
   std::ofstream out(tmp, std::ios::binary);
   if (!out) throw InputError("cannot write trace '" + path + "'");
-  out << "$version " << version << " $end\n$timescale 1ps $end\n";
+  out << "$version " << version << " $end\n";
+  for (const std::string& c : comments_) out << "$comment " << c << " $end\n";
+  out << "$timescale 1ps $end\n";
   writeScopes(out);
   out << "$enddefinitions $end\n";
 

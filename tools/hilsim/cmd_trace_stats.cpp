@@ -20,7 +20,8 @@ double parseMhz(const std::string& option, const std::string& text) {
 }  // namespace
 
 int traceStatsCommand(int argc, char** argv, int first) {
-  std::string path, cpu_mhz = "400";
+  std::string path;
+  std::optional<std::string> cpu_mhz;
   bool json = false;
   ArgParser args("trace-stats",
                  "Reads any VCD and prints the activity of every signal: width, value changes,\n"
@@ -32,10 +33,14 @@ int traceStatsCommand(int argc, char** argv, int first) {
   args.positional("t.vcd", &path, true, "the trace to read");
   args.flag("--json", &json, "print JSON instead of text");
   args.option("--cpu-mhz", &cpu_mhz, "F",
-              "host CPU clock for cycle counts (default 400, hilsim's default cpu.clock_mhz)");
+              "host CPU clock for cycle counts (default: the clock the trace records, else 400)");
   if (!args.parse(argc, argv, first)) return 0;
-  const double mhz = parseMhz("--cpu-mhz", cpu_mhz);
+  const std::optional<double> given =
+      cpu_mhz ? std::optional<double>(parseMhz("--cpu-mhz", *cpu_mhz)) : std::nullopt;
   const TraceStats stats = computeTraceStats(path);
+  const double mhz = given ? *given
+                           : (stats.hilsim && stats.hilsim->cpu_clock_mhz ? *stats.hilsim->cpu_clock_mhz
+                                                                          : 400.0);
   std::cout << (json ? traceStatsJson(stats, mhz) : traceStatsText(stats, mhz));
   return 0;
 }

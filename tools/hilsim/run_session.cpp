@@ -88,7 +88,10 @@ void runFrames(rt::Interpreter& interp, const RunSpec& spec, RunResult* result) 
 class TracingProfiler final : public rt::Profiler {
  public:
   TracingProfiler(LayerCollector& collector, model::HostCpu& host) : collector_(collector), host_(host) {}
-  void beginLayer(uint32_t, int node) override { host_.traceLayer(node); }
+  void beginLayer(uint32_t invocation, int node) override {
+    if (invocation != invocation_) host_.traceInvocation(invocation_ = invocation);
+    host_.traceLayer(node);
+  }
   void endLayer(const rt::LayerRecord& record) override {
     host_.traceLayer(std::nullopt);
     collector_.endLayer(record);
@@ -97,6 +100,7 @@ class TracingProfiler final : public rt::Profiler {
  private:
   LayerCollector& collector_;
   model::HostCpu& host_;
+  uint32_t invocation_ = UINT32_MAX;
 };
 
 rt::OffloadMode offloadMode(Mode mode) {

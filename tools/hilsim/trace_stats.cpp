@@ -127,6 +127,7 @@ class Collector final : public vcd::Handler {
     std::optional<size_t> layer;
     for (const vcd::Var& v : h.vars) {
       if (v.name == "hilsim.layer" && v.range.empty()) layer = v.code_index;
+      if (v.name == "hilsim.invocation" && v.range.empty()) invocation_code_ = v.code_index;
       if (const auto core = hilsimCore(v.name); core && v.width == 1)
         cores.push_back({*core, v.code_index});
     }
@@ -138,6 +139,14 @@ class Collector final : public vcd::Handler {
         out_.hilsim->cores.push_back(core);
         core_codes_.push_back(code);
       }
+      const std::string key = "hilsim cpu_clock_mhz ";
+      for (const std::string& c : h.comments)
+        if (c.compare(0, key.size(), key) == 0) {
+          double mhz = 0;
+          const char* begin = c.data() + key.size();
+          const auto [end, ec] = std::from_chars(begin, c.data() + c.size(), mhz);
+          if (ec == std::errc() && mhz > 0) out_.hilsim->cpu_clock_mhz = mhz;
+        }
     }
   }
 
@@ -156,6 +165,19 @@ class Collector final : public vcd::Handler {
       parseBits(text, s.width, &next_);
     if (s.has_value && s.value == next_) return;
     if (code_index == layer_code_) closeWindow(true);
+    if (code_index == invocation_code_ && out_.hilsim) {
+      // A new invocation of the layer still running (the layer index itself did not change).
+      const bool reopen = window_open_;
+      const uint64_t layer = reopen ? out_.hilsim->windows.back().layer : 0;
+      closeWindow(true);
+      parseBits(text, s.width, &next_);
+      if (next_.known && next_.word_form) invocation_ = static_cast<uint32_t>(next_.word);
+      if (reopen) openWindow(layer);
+      if (kind == vcd::ValueKind::kReal)
+        parseReal(text, &next_);
+      else
+        parseBits(text, s.width, &next_);
+    }
     s.account(now_);
     if (s.has_value) {
       if (s.changes++ == 0) s.first_change = now_;
@@ -205,7 +227,9 @@ class Collector final : public vcd::Handler {
     HilsimStats& h = *out_.hilsim;
     LayerWindow w;
     w.layer = layer;
-    if (!h.windows.empty())
+    if (invocation_code_ != SIZE_MAX)
+      w.invocation = invocation_;
+    else if (!h.windows.empty())
       w.invocation = h.windows.back().invocation + (layer <= h.windows.back().layer ? 1 : 0);
     w.start = now_;
     for (size_t c : core_codes_) w.core_busy.push_back(codes_[c].nonzeroUntil(now_));
@@ -235,6 +259,8 @@ class Collector final : public vcd::Handler {
   uint64_t now_ = 0;
   bool started_ = false;
   size_t layer_code_ = SIZE_MAX;
+  size_t invocation_code_ = SIZE_MAX;
+  uint32_t invocation_ = 0;
   std::vector<size_t> core_codes_;
   bool window_open_ = false;
 };

@@ -32,7 +32,9 @@ struct SignalStats {
 // Stretches of zero duration (a value replaced at the same instant) are left out.
 struct LayerWindow {
   uint64_t layer = 0;
-  uint32_t invocation = 0;  // counts up whenever a layer index does not exceed the previous one
+  // From hilsim.invocation; in traces without it, counted up whenever a layer index does not
+  // exceed the previous one.
+  uint32_t invocation = 0;
   uint64_t start = 0;
   uint64_t end = 0;
   bool complete = true;             // false: the trace ends while the layer still runs
@@ -42,6 +44,7 @@ struct LayerWindow {
 struct HilsimStats {
   std::vector<uint32_t> cores;       // core numbers, ascending
   std::vector<LayerWindow> windows;  // in time order
+  std::optional<double> cpu_clock_mhz;  // recorded in the trace's header, if there
   std::vector<uint64_t> core_busy;   // per core, over the whole trace
 };
 

@@ -165,6 +165,8 @@ class Parser {
         header_.date = textUntilEnd(keyword, line);
       } else if (keyword == "$version") {
         header_.version = textUntilEnd(keyword, line);
+      } else if (keyword == "$comment") {
+        header_.comments.push_back(textUntilEnd(keyword, line));
       } else if (keyword == "$timescale") {
         readTimescale(textUntilEnd(keyword, line));
       } else if (keyword == "$scope") {

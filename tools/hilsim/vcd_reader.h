@@ -35,6 +35,7 @@ struct Var {
 struct Header {
   std::string version;
   std::string date;
+  std::vector<std::string> comments;  // text of each $comment in the header
   Timescale timescale;
   std::vector<Var> vars;
   size_t code_count = 0;             // distinct identifier codes

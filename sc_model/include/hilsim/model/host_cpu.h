@@ -42,8 +42,10 @@ class HostCpu : public sc_core::sc_module,
   const char* waitingFor() const { return waiting_for_; }
   // Counts what the CPU has done (time spent, accesses, wake-ups): the watchdog's progress.
   uint64_t progress() const { return progress_; }
-  // Marks the layer being run (nullopt between layers) in the trace, at the CPU's local time.
+  // Marks the layer being run (nullopt between layers) and the invocation in the trace, at the
+  // CPU's local time.
   void traceLayer(std::optional<int> layer);
+  void traceInvocation(uint32_t invocation);
 
   // rt::HostClock
   uint64_t now() const override;
@@ -89,7 +91,7 @@ class HostCpu : public sc_core::sc_module,
   sc_core::sc_time deadline_armed_at_;
   bool deadline_armed_ = false;
   Tracer* tracer_;
-  Tracer::Signal sig_state_ = 0, sig_layer_ = 0;
+  Tracer::Signal sig_state_ = 0, sig_layer_ = 0, sig_invocation_ = 0;
 };
 
 }  // namespace hilsim::model

@@ -26,6 +26,8 @@ class Tracer {
     set(signal, value, sc_core::sc_time_stamp());
   }
 
+  // A line for the VCD's $comment section (e.g. the clocks readers need).
+  void addComment(const std::string& text) { comments_.push_back(text); }
   // Keeps only the part of the trace between `from` and `to` (inclusive); the values current at
   // `from` are dumped there.
   void setWindow(sc_core::sc_time from, sc_core::sc_time to);
@@ -57,6 +59,7 @@ class Tracer {
     uint64_t value;
   };
   std::vector<SignalInfo> signals_;
+  std::vector<std::string> comments_;
   std::vector<Change> changes_;
   std::optional<std::pair<uint64_t, uint64_t>> window_ps_;
 };
