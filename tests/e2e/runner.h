@@ -17,6 +17,11 @@ struct RunOutcome {
 
 // Runs build/hilsim with `args`; kills it after `timeout_seconds`.
 RunOutcome runHilsim(const std::vector<std::string>& args, double timeout_seconds = 120);
+// Starts build/hilsim with `args` in a process group of its own (stdout and stderr discarded) and
+// returns its pid, which is also the group id.
+int startHilsim(const std::vector<std::string>& args);
+// Runs `command` with /bin/sh; returns its exit code.
+int runShell(const std::string& command);
 std::string hilsimPath();
 
 }  // namespace hilsim::test

@@ -10,6 +10,8 @@ int genModelCommand(int argc, char** argv, int first);
 int configCommand(int argc, char** argv, int first);
 int annotateCommand(int argc, char** argv, int first);
 int stripCommand(int argc, char** argv, int first);
+int sweepCommand(int argc, char** argv, int first);
+int crossoverCommand(int argc, char** argv, int first);
 int traceStatsCommand(int argc, char** argv, int first);
 
 }  // namespace hilsim::cli

@@ -27,6 +27,9 @@ constexpr Command kCommands[] = {
     {"gen-model", hilsim::cli::genModelCommand, "write a synthetic MLP of FULLY_CONNECTED layers"},
     {"trace-stats", hilsim::cli::traceStatsCommand,
      "activity per signal, and per-layer core utilization, from a VCD"},
+    {"sweep", hilsim::cli::sweepCommand, "architecture exploration over a parameter grid"},
+    {"crossover", hilsim::cli::crossoverCommand,
+     "find, per layer shape family, where offloading starts to pay"},
     {"config", hilsim::cli::configCommand, "print the fully resolved hardware configuration"},
 };
 

@@ -8,6 +8,7 @@
 
 #include "hilsim/config/loader.h"
 #include "hilsim/rt/model.h"
+#include "csv.h"
 #include "json.h"
 
 namespace hilsim::cli {
@@ -29,12 +30,6 @@ std::string fixed(double v, int decimals) {
   return buf;
 }
 
-std::string csvField(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
 
 // Writes the resolved config as nested JSON objects following the dotted keys.
 void writeConfig(JsonWriter& json, const config::HardwareConfig& cfg) {

@@ -8,8 +8,8 @@
 namespace hilsim::cli {
 namespace {
 
-constexpr double kWidth = 760, kHeight = 480;
-constexpr double kLeft = 90, kRight = 190, kTop = 50, kBottom = 70;
+constexpr double kWidth = 860, kHeight = 500;
+constexpr double kLeft = 90, kRight = 230, kTop = 70, kBottom = 70;
 const char* kPalette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
                           "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
 
@@ -86,14 +86,25 @@ Axis makeAxis(double lo, double hi, bool log, bool from_zero) {
 
 class Canvas {
  public:
-  explicit Canvas(const std::string& title) {
+  Canvas(const std::string& title, const std::string& subtitle) {
     out_ << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
          << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << kWidth << "\" height=\""
          << kHeight << "\" viewBox=\"0 0 " << kWidth << " " << kHeight
          << "\" font-family=\"DejaVu Sans, Arial, sans-serif\" font-size=\"12\">\n"
          << "<title>" << escape(title) << "</title>\n"
          << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n";
-    text(kLeft + (kWidth - kLeft - kRight) / 2, 28, title, "middle", 16, "bold");
+    text(kWidth / 2, 26, title, "middle", 16, "bold");
+    // The subtitle wraps at commas to stay inside the picture.
+    std::vector<std::string> lines(1);
+    size_t start = 0;
+    while (start < subtitle.size()) {
+      size_t comma = subtitle.find(", ", start);
+      const std::string piece = subtitle.substr(start, comma == std::string::npos ? std::string::npos : comma + 2 - start);
+      if (lines.back().size() + piece.size() > 110) lines.emplace_back();
+      lines.back() += piece;
+      start = comma == std::string::npos ? subtitle.size() : comma + 2;
+    }
+    for (size_t i = 0; i < lines.size() && i < 2; ++i) text(kWidth / 2, 44 + 14 * i, lines[i], "middle", 11);
   }
   void text(double x, double y, const std::string& s, const char* anchor = "start",
             int size = 12, const char* weight = "normal", double rotate = 0) {
@@ -143,14 +154,16 @@ class Canvas {
     text(kLeft + (plot_right - kLeft) / 2, kHeight - 22, x_label, "middle", 13);
     text(22, kTop + (plot_bottom - kTop) / 2, y_label, "middle", 13, "normal", -90);
   }
-  void legend(const std::vector<std::pair<std::string, const char*>>& entries, bool boxes) {
+  void legend(const std::vector<std::pair<std::string, const char*>>& entries, bool boxes,
+              const std::vector<bool>& dashed = {}) {
     double y = kTop + 6;
     const double x = kWidth - kRight + 16;
-    for (const auto& [label, color] : entries) {
+    for (size_t i = 0; i < entries.size(); ++i) {
+      const auto& [label, color] = entries[i];
       if (boxes)
         rect(x, y - 9, 12, 12, color);
       else
-        line(x, y - 3, x + 18, y - 3, color, 3);
+        line(x, y - 3, x + 18, y - 3, color, 3, i < dashed.size() && dashed[i] ? "5 3" : nullptr);
       text(x + 24, y + 1, label);
       y += 20;
     }
@@ -197,9 +210,10 @@ std::string renderSvg(const LineChart& chart) {
   x.pixel_hi = kWidth - kRight;
   y.pixel_lo = kHeight - kBottom;
   y.pixel_hi = kTop;
-  Canvas c(chart.title);
+  Canvas c(chart.title, chart.subtitle);
   c.axes(x, y, chart.x_label, chart.y_label);
   std::vector<std::pair<std::string, const char*>> legend;
+  std::vector<bool> dashed;
   for (size_t i = 0; i < chart.series.size(); ++i) {
     const Series& s = chart.series[i];
     const char* color = kPalette[i % 10];
@@ -211,6 +225,7 @@ std::string renderSvg(const LineChart& chart) {
     c.polyline(points, color, s.dashed);
     for (const auto& [px, py] : points) c.circle(px, py, 3, color);
     legend.emplace_back(s.label, color);
+    dashed.push_back(s.dashed);
   }
   for (const Marker& m : chart.markers) {
     const double px = x.map(m.x), py = y.map(m.y);
@@ -218,7 +233,7 @@ std::string renderSvg(const LineChart& chart) {
     c.circle(px, py, 5, "black");
     c.text(px + 8, py - 8, m.label, "start", 12, "bold");
   }
-  c.legend(legend, false);
+  c.legend(legend, false, dashed);
   return c.finish();
 }
 
@@ -233,7 +248,7 @@ std::string renderSvg(const StackedBars& chart) {
   y.pixel_lo = kHeight - kBottom;
   y.pixel_hi = kTop;
   Axis x;  // categories: no numeric ticks
-  Canvas c(chart.title);
+  Canvas c(chart.title, chart.subtitle);
   c.axes(x, y, chart.x_label, chart.y_label, false);
   const double width = kWidth - kRight - kLeft;
   const double slot = width / std::max<size_t>(chart.categories.size(), 1);

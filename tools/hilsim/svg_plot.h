@@ -24,6 +24,7 @@ struct Marker {
 
 struct LineChart {
   std::string title;
+  std::string subtitle;  // e.g. the values other keys are fixed at
   std::string x_label;  // with unit, e.g. "cores"
   std::string y_label;  // with unit, e.g. "cycles per inference"
   bool log_x = false;
@@ -34,6 +35,7 @@ struct LineChart {
 
 struct StackedBars {
   std::string title;
+  std::string subtitle;
   std::string x_label;
   std::string y_label;
   std::vector<std::string> categories;  // one bar each

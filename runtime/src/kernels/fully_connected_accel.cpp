@@ -242,13 +242,12 @@ class FullyConnectedAccel final : public Kernel {
     }
 
     // Critical core: the one that finished last.
-    uint64_t busy = 0, startup = 0, load_wait = 0, compute = 0, store_wait = 0, stall = 0;
+    uint64_t busy = 0, startup = 0, load_wait = 0, compute = 0, store_wait = 0, stall = 0;  // critical core
     const plan::Plan& p = *plan_;
     const uint64_t cycles = t_end - t0;
     for (const plan::Chunk& c : p.chunks) {
       const drv::CoreCounters k = d.counters(c.core);
       const uint64_t core_busy = toHost(k.busy_cycles, t.accel_mhz);
-      stall += k.stall_cycles;
       b.per_core.push_back({c.core, core_busy, cycles ? double(core_busy) / double(cycles) : 0.0});
       if (core_busy >= busy) {
         busy = core_busy;
@@ -256,6 +255,7 @@ class FullyConnectedAccel final : public Kernel {
         load_wait = toHost(k.load_wait_cycles, t.accel_mhz);
         compute = toHost(k.compute_cycles, t.accel_mhz);
         store_wait = toHost(k.store_wait_cycles, t.accel_mhz);
+        stall = k.stall_cycles;
       }
     }
     const uint64_t run = t_done - t_started;

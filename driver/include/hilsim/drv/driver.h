@@ -71,6 +71,8 @@ class Driver {
 
   // Reserves `bytes` of device memory aligned to `alignment` (a power of two).
   [[nodiscard]] Status allocate(uint64_t bytes, uint64_t alignment, Buffer* out);
+  // Frees every buffer at once (their owners must be gone).
+  void releaseAll() { next_free_ = info_.mem_base; }
   // Host -> device and device -> host copies within a buffer.
   [[nodiscard]] Status write(const Buffer& buffer, uint64_t offset, const void* src, size_t bytes);
   [[nodiscard]] Status read(const Buffer& buffer, uint64_t offset, void* dst, size_t bytes);

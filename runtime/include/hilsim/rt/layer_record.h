@@ -36,7 +36,7 @@ struct AccelBreakdown {
   uint64_t compute_cycles = 0;
   uint64_t dma_out_cycles = 0;
   uint64_t sync_cycles = 0;
-  uint64_t bus_stall_cycles = 0;
+  uint64_t bus_stall_cycles = 0;  // the critical core's transfers waiting for others' bursts
   uint64_t bytes_moved = 0;
   std::vector<CoreBusy> per_core;
   double mac_utilization = 0.0;

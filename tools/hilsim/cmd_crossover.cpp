@@ -1,0 +1,49 @@
+#include <filesystem>
+#include <iostream>
+
+#include "args.h"
+#include "commands.h"
+#include "crossover.h"
+#include "hilsim/config/loader.h"
+#include "hilsim/errors.h"
+#include "io.h"
+
+namespace hilsim::cli {
+
+int crossoverCommand(int argc, char** argv, int first) {
+  std::optional<std::string> config_path;
+  std::vector<std::string> sets;
+  std::string out = "out/crossover";
+  ArgParser args("crossover",
+                 "Finds, for FULLY_CONNECTED shape families (square, k = 4n, n = 4k, and square\n"
+                 "with 8 rows), the layer size from which offloading pays on this hardware: each\n"
+                 "size is simulated on both paths, the crossover bisected. Writes\n"
+                 "DIR/crossover.csv (every size), DIR/break_even.csv (per family, simulated and\n"
+                 "predicted) and DIR/crossover-<family>.svg.");
+  args.option("--config", &config_path, "C.yaml", "hardware config (default: embedded defaults)");
+  args.repeated("--set", &sets, "key=value", "override one config key (repeatable)");
+  args.option("--out", &out, "DIR", "output directory (default out/crossover)");
+  if (!args.parse(argc, argv, first)) return 0;
+  std::vector<config::Override> overrides;
+  for (const std::string& s : sets) overrides.push_back({s});
+  const config::HardwareConfig cfg = config::loadConfig(config_path.value_or(""), overrides);
+  std::error_code ec;
+  std::filesystem::create_directories(out, ec);
+  if (ec) throw InputError("cannot create '" + out + "': " + ec.message());
+  const std::vector<FamilyResult> results = runCrossover(cfg, defaultFamilies());
+  writeFileAtomic(out + "/crossover.csv", crossoverCsv(results));
+  writeFileAtomic(out + "/break_even.csv", breakEvenCsv(results));
+  std::printf("%-14s %5s %8s %22s %22s\n", "family", "rows", "k:n", "break-even MACs", "predicted");
+  for (const FamilyResult& r : results) {
+    writeFileAtomic(out + "/crossover-" + r.family.name + ".svg", crossoverSvg(r));
+    std::printf("%-14s %5u %8g %22s %22s\n", r.family.name.c_str(), r.family.rows,
+                double(r.family.k_per_n_num) / double(r.family.k_per_n_den),
+                r.break_even_macs ? std::to_string(*r.break_even_macs).c_str() : "none up to 16M",
+                r.predicted_break_even ? std::to_string(*r.predicted_break_even).c_str() : "none");
+  }
+  std::cout << "wrote " << out << "/crossover.csv, break_even.csv and " << results.size()
+            << " plots\n";
+  return 0;
+}
+
+}  // namespace hilsim::cli
