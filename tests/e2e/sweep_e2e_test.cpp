@@ -140,9 +140,11 @@ run:
   ASSERT_GE(kept, 3u);
   ASSERT_LT(kept, 40u) << "the sweep finished before it could be killed";
   // Every result file present is complete: a header and one row per invocation.
-  for (const auto& p : fs::directory_iterator(out + "/points"))
-    if (fs::exists(p.path() / "layers.csv"))
+  for (const auto& p : fs::directory_iterator(out + "/points")) {
+    if (fs::exists(p.path() / "layers.csv")) {
       EXPECT_EQ(lines(text((p.path() / "layers.csv").string())), 1u + 200u) << p.path();
+    }
+  }
   EXPECT_FALSE(fs::exists(out + "/results.csv") && lines(text(out + "/results.csv")) == 0);
   // Running it again finishes the rest without redoing the kept points, and cleans up.
   const RunOutcome r = runHilsim({"sweep", spec, "--out", out, "--jobs", "2"}, 300);
