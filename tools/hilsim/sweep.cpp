@@ -60,8 +60,7 @@ std::vector<std::string> pointCommand(const std::string& self, const std::string
   for (const std::string& a :
        {std::string("--mode"), spec.mode, std::string("--invocations"),
         std::to_string(spec.invocations), std::string("--seed"), std::to_string(spec.seed),
-        std::string("--report"), out + "/report.json", std::string("--csv"), out + "/layers.csv",
-        std::string("--quiet")})
+        std::string("--csv"), out + "/layers.csv", std::string("--quiet")})
     argv.push_back(a);
   return argv;
 }
@@ -147,7 +146,8 @@ void writeResolvedSpec(const SweepSpec& spec, const std::string& path) {
 
 // Prepares DIR: the resolved spec, generated models, point directories (stale temporary files of
 // killed runs are removed).
-void prepare(const SweepSpec& spec, const std::vector<SweepPoint>& points, const std::string& dir) {
+void prepare(const SweepSpec& spec, const std::vector<SweepPoint>& points, const std::string& dir,
+             const std::string& self) {
   std::error_code ec;
   fs::create_directories(dir + "/models", ec);
   fs::create_directories(dir + "/points", ec);
@@ -164,8 +164,17 @@ void prepare(const SweepSpec& spec, const std::vector<SweepPoint>& points, const
     for (const auto& entry : fs::directory_iterator(pd, ec))
       if (entry.path().filename().string().find(".tmp.") != std::string::npos)
         fs::remove(entry.path(), ec);
+    // The point's values and the exact command (add --report r.json to it for the full report).
     std::string text = "model: " + p.model->name + "\n";
     for (const auto& [k, v] : p.values) text += k + ": " + v + "\n";
+    std::string command;
+    for (const std::string& a : pointCommand(self, dir, spec, p))
+      command += (command.empty() ? "" : " ") + shellQuote(a);
+    text += "command: \"" + [&] {
+      std::string escaped;
+      for (char c : command) escaped += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+      return escaped;
+    }() + "\"\n";
     if (!fs::exists(pd + "/point.yaml")) writeFileAtomic(pd + "/point.yaml", text);
   }
 }
@@ -219,7 +228,8 @@ class Progress {
 
 SweepOutcome runSweep(const SweepSpec& spec, const SweepOptions& options) {
   const std::vector<SweepPoint> points = expandPoints(spec);
-  prepare(spec, points, options.dir);
+  const std::string self = selfPath();
+  prepare(spec, points, options.dir, self);
   std::vector<const SweepPoint*> pending;
   SweepOutcome outcome;
   outcome.points = points.size();
@@ -229,7 +239,6 @@ SweepOutcome runSweep(const SweepSpec& spec, const SweepOptions& options) {
     else
       pending.push_back(&p);
   }
-  const std::string self = selfPath();
 
   if (options.emit_jobs) {
     std::string text;
