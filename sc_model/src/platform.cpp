@@ -2,6 +2,7 @@
 
 #include "hilsim/drv/regs.h"
 #include "hilsim/errors.h"
+#include "main_stack.h"
 
 namespace hilsim::model {
 
@@ -14,9 +15,9 @@ Platform::Platform(sc_core::sc_module_name name, const config::HardwareConfig& c
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   const uint32_t channels = config.accel.dma.channels;
   bus_ = std::make_unique<Bus>("bus", config, clocks_, channels + 1, tracer);
-  memory_ = std::make_unique<Memory>(
-      "memory", config.memory.size_bytes,
-      clocks_.bus * static_cast<double>(config.memory.latency_cycles));
+  memory_ =
+      std::make_unique<Memory>("memory", config.memory.size_bytes,
+                               clocks_.bus * static_cast<double>(config.memory.latency_cycles));
   accel_ = std::make_unique<Accelerator>("accel", config, clocks_, *bus_, tracer, 0,
                                          config.memory.size_bytes);
   host_ = std::make_unique<HostCpu>("cpu", config, clocks_, *bus_, channels, tracer);
@@ -39,10 +40,17 @@ Platform::Platform(sc_core::sc_module_name name, const config::HardwareConfig& c
   host_->irq(irq_);
 
   switch (config.sim.fault) {
-    case config::Fault::kBusError: bus_->injectBusError(config.sim.fault_at_job); break;
-    case config::Fault::kDmaUnmapped: accel_->dma().injectUnmapped(config.sim.fault_at_job); break;
-    case config::Fault::kIrqLost: accel_->injectIrqLost(config.sim.fault_at_job); break;
-    case config::Fault::kNone: break;
+    case config::Fault::kBusError:
+      bus_->injectBusError(config.sim.fault_at_job);
+      break;
+    case config::Fault::kDmaUnmapped:
+      accel_->dma().injectUnmapped(config.sim.fault_at_job);
+      break;
+    case config::Fault::kIrqLost:
+      accel_->injectIrqLost(config.sim.fault_at_job);
+      break;
+    case config::Fault::kNone:
+      break;
   }
   SC_HAS_PROCESS(Platform);
   SC_THREAD(watchdog);
@@ -77,9 +85,11 @@ void runOnPlatform(Platform& platform, std::function<void()> program) {
   try {
     sc_core::sc_start();
   } catch (const sc_core::sc_report& report) {
+    restoreMainStackBounds();
     throw SimulationError(std::string("SystemC: ") + report.what() +
                           "; last transaction: " + platform.bus().lastTransaction().describe());
   }
+  restoreMainStackBounds();
   if (!platform.hang().empty()) throw SimulationError(platform.hang());
   if (!platform.host().finished())
     throw SimulationError("simulation stalled at " + sc_core::sc_time_stamp().to_string() +
