@@ -36,7 +36,7 @@ Driver::~Driver() = default;
 
 Status Driver::fail(Status status, const std::string& what) {
   last_error_ = what;
-  log()->info("{}: {}", statusName(status), what);
+  log()->info("driver: {}: {}", statusName(status), what);
   return status;
 }
 
@@ -50,6 +50,8 @@ Status Driver::open() {
   next_free_ = info_.mem_base;
   device_->enableInterrupts();
   last_error_.clear();
+  log()->debug("device: {} cores, {} bytes of memory at {:#x}", info_.num_cores, info_.mem_size,
+               info_.mem_base);
   return Status::kOk;
 }
 
@@ -96,6 +98,8 @@ Status Driver::submit(const Job& job) {
   device_->start();
   job_running_ = true;
   ++jobs_submitted_;
+  log()->debug("job {}: descriptor table at {:#x}, core mask {:#x}", jobs_submitted_ - 1,
+               job.table_addr, job.core_mask);
   return Status::kOk;
 }
 
@@ -117,6 +121,7 @@ Status Driver::wait(uint64_t timeout_cycles) {
     return fail(Status::kHardwareError, state + "; device soft-reset");
   }
   last_error_.clear();
+  log()->debug("job {}: done", jobs_submitted_ - 1);
   return Status::kOk;
 }
 

@@ -15,9 +15,9 @@ std::string TransactionRecord::describe() const {
                        : response == tlm::TLM_ADDRESS_ERROR_RESPONSE ? "ADDRESS_ERROR"
                        : response == tlm::TLM_GENERIC_ERROR_RESPONSE ? "GENERIC_ERROR"
                                                                      : "ERROR";
-  std::snprintf(buf, sizeof buf, "%s %s 0x%llx (%llu bytes) at %s -> %s", initiator.c_str(),
+  std::snprintf(buf, sizeof buf, "%s %s 0x%llx (%llu bytes) at %.12g ns -> %s", initiator.c_str(),
                 write ? "WRITE" : "READ", static_cast<unsigned long long>(address),
-                static_cast<unsigned long long>(bytes), time.to_string().c_str(), status);
+                static_cast<unsigned long long>(bytes), time.to_seconds() * 1e9, status);
   return buf;
 }
 
@@ -60,13 +60,22 @@ Bus::Bus(sc_core::sc_module_name name, const config::HardwareConfig& config, con
   dont_initialize();
 }
 
-TransactionRecord Bus::lastTransaction() const {
-  TransactionRecord r = last_;
-  r.initiator = last_initiator_ >= 0 && static_cast<size_t>(last_initiator_) < initiator_names_.size()
-                    ? initiator_names_[static_cast<size_t>(last_initiator_)]
-                    : "initiator";
-  return r;
+TransactionRecord Bus::named(TransactionRecord record) const {
+  const int id = record.initiator_id;
+  record.initiator = id >= 0 && static_cast<size_t>(id) < initiator_names_.size()
+                         ? initiator_names_[static_cast<size_t>(id)]
+                         : "initiator " + std::to_string(id);
+  return record;
 }
+
+TransactionRecord Bus::lastTransaction() const { return named(last_); }
+
+TransactionRecord Bus::lastTransactionFrom(int id) const {
+  if (id < 0 || static_cast<size_t>(id) >= last_by_initiator_.size()) return {};
+  return named(last_by_initiator_[static_cast<size_t>(id)]);
+}
+
+TransactionRecord Bus::lastErrorTransaction() const { return named(last_error_); }
 
 void Bus::map(uint32_t target, uint64_t base, uint64_t size, const std::string& name) {
   ranges_.push_back({base, size, target, name});
@@ -85,7 +94,7 @@ const Bus::Range* Bus::decode(uint64_t address) const {
 
 void Bus::b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time& delay) {
   const uint64_t address = trans.get_address();
-  last_initiator_ = id;
+  last_.initiator_id = id;
   last_.write = trans.is_write();
   last_.address = address;
   last_.bytes = trans.get_data_length();
@@ -113,6 +122,12 @@ void Bus::b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time&
     if (bulk && trans.is_response_ok()) bytes_moved_ += length;
   }
   last_.response = trans.get_response_status();
+  if (id >= 0) {
+    if (last_by_initiator_.size() <= static_cast<size_t>(id))
+      last_by_initiator_.resize(static_cast<size_t>(id) + 1);
+    last_by_initiator_[static_cast<size_t>(id)] = last_;
+  }
+  if (!trans.is_response_ok()) last_error_ = last_;
 }
 
 unsigned int Bus::transport_dbg(int, tlm::tlm_generic_payload& trans) {

@@ -1,5 +1,7 @@
 #include "hilsim/model/platform.h"
 
+#include <cstdio>
+
 #include "hilsim/drv/regs.h"
 #include "hilsim/errors.h"
 #include "main_stack.h"
@@ -7,6 +9,17 @@
 namespace hilsim::model {
 
 namespace regs = drv::regs;
+
+namespace {
+constexpr int kHostInitiator = 0;
+constexpr int kDmaInitiator = 1;
+
+std::string nanoseconds(const sc_core::sc_time& t) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.12g ns", t.to_seconds() * 1e9);
+  return buf;
+}
+}  // namespace
 
 Platform::Platform(sc_core::sc_module_name name, const config::HardwareConfig& config,
                    Tracer* tracer)
@@ -25,8 +38,8 @@ Platform::Platform(sc_core::sc_module_name name, const config::HardwareConfig& c
   // Initiators: 0 host CPU, 1 DMA engine. Targets: 0 memory, 1 registers, 2 + i core i's SRAM.
   host_->socket.bind(bus_->target_socket);
   accel_->dma().socket.bind(bus_->target_socket);
-  bus_->nameInitiator(0, "cpu");
-  bus_->nameInitiator(1, "dma");
+  bus_->nameInitiator(kHostInitiator, "cpu");
+  bus_->nameInitiator(kDmaInitiator, "dma");
   bus_->initiator_socket.bind(memory_->socket);
   bus_->initiator_socket.bind(accel_->reg_socket);
   bus_->map(0, 0, config.memory.size_bytes, "memory");
@@ -70,7 +83,7 @@ void Platform::watchdog() {
     if (marker == last_marker) {
       const std::string waiting = host_->waitingFor();
       hang_ = "watchdog: no progress for " + std::to_string(config_.sim.watchdog_cycles) +
-              " host cycles at " + sc_core::sc_time_stamp().to_string() +
+              " host cycles at " + nanoseconds(sc_core::sc_time_stamp()) +
               (waiting.empty() ? "" : " while the host CPU waits for the " + waiting) +
               "; last transaction: " + bus_->lastTransaction().describe();
       sc_core::sc_stop();
@@ -78,6 +91,14 @@ void Platform::watchdog() {
     }
     last_marker = marker;
   }
+}
+
+TransactionRecord Platform::jobFailureTransaction() const {
+  const TransactionRecord error = bus_->lastErrorTransaction();
+  if (error.valid && error.time >= accel_->lastJobStart()) return error;
+  const TransactionRecord dma = bus_->lastTransactionFrom(kDmaInitiator);
+  if (dma.valid) return dma;
+  return bus_->lastTransaction();
 }
 
 void runOnPlatform(Platform& platform, std::function<void()> program) {
@@ -92,7 +113,7 @@ void runOnPlatform(Platform& platform, std::function<void()> program) {
   restoreMainStackBounds();
   if (!platform.hang().empty()) throw SimulationError(platform.hang());
   if (!platform.host().finished())
-    throw SimulationError("simulation stalled at " + sc_core::sc_time_stamp().to_string() +
+    throw SimulationError("simulation stalled at " + nanoseconds(sc_core::sc_time_stamp()) +
                           "; last transaction: " + platform.bus().lastTransaction().describe());
   if (platform.host().failure()) {
     try {

@@ -4,6 +4,7 @@
 #include "args.h"
 #include "commands.h"
 #include "crossover.h"
+#include "logging.h"
 #include "hilsim/config/loader.h"
 #include "hilsim/errors.h"
 #include "io.h"
@@ -27,6 +28,7 @@ int crossoverCommand(int argc, char** argv, int first) {
   std::vector<config::Override> overrides;
   for (const std::string& s : sets) overrides.push_back({s});
   const config::HardwareConfig cfg = config::loadConfig(config_path.value_or(""), overrides);
+  configureLogging(cfg.sim.log_level);
   std::error_code ec;
   std::filesystem::create_directories(out, ec);
   if (ec) throw InputError("cannot create '" + out + "': " + ec.message());

@@ -5,6 +5,7 @@
 #include "hilsim/config/loader.h"
 #include "hilsim/errors.h"
 #include "io.h"
+#include "logging.h"
 #include "run_session.h"
 
 namespace hilsim::cli {
@@ -56,6 +57,7 @@ int runCommand(int argc, char** argv, int first) {
   std::vector<config::Override> overrides;
   for (const std::string& s : sets) overrides.push_back({s});
   spec.config = config::loadConfig(config_path.value_or(""), overrides);
+  configureLogging(spec.config.sim.log_level);
   spec.config_source = config_path.value_or("embedded defaults");
 
   rt::Model model = model_path ? rt::Model::fromFile(*model_path)
@@ -66,11 +68,14 @@ int runCommand(int argc, char** argv, int first) {
   }
 
   const RunResult result = runModel(model, spec);
-  for (const std::string& note : result.report.notes) std::cerr << "hilsim: note: " << note << "\n";
+  for (const std::string& note : result.report.notes) std::cerr << "hilsim: " << note << "\n";
+  // A run whose accelerator jobs failed recovered from them (the layers ran on the CPU), so its
+  // outputs and report are complete; the exit code still says that the hardware failed.
   if (output) writeFileAtomic(*output, result.output);
   if (report) writeFileAtomic(*report, reportJson(result.report));
   if (csv) writeFileAtomic(*csv, reportCsv(result.report));
   if (!quiet) printReport(std::cout, result.report);
+  if (!result.failure.empty()) throw SimulationError(result.failure);
   return 0;
 }
 

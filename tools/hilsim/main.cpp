@@ -8,6 +8,7 @@
 
 #include "commands.h"
 #include "hilsim/errors.h"
+#include "logging.h"
 
 namespace {
 
@@ -59,6 +60,7 @@ extern "C" int sc_main(int, char**) { return 0; }
 
 int main(int argc, char** argv) {
   setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);
+  hilsim::cli::configureLogging(hilsim::config::LogLevel::kWarn);
   if (argc < 2) {
     printUsage(std::cerr);
     return 2;

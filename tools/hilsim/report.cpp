@@ -184,6 +184,9 @@ std::string reportJson(const RunReport& report) {
   json.key("notes").beginArray();
   for (const std::string& n : report.notes) json.value(n);
   json.endArray();
+  json.key("failures").beginArray();
+  for (const std::string& f : report.failures) json.value(f);
+  json.endArray();
   json.key("layers").beginArray();
   for (const rt::LayerRecord& r : report.layers) writeLayer(json, r);
   json.endArray();

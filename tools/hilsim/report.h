@@ -42,6 +42,8 @@ struct RunReport {
   uint64_t simulated_cycles = 0;  // host-clock cycles from start to end of the run
   uint64_t arena_bytes = 0;
   std::vector<std::string> notes;  // one-time messages (e.g. planned in memory)
+  // Accelerator jobs that failed; each such layer was computed on the CPU instead.
+  std::vector<std::string> failures;
 
   Totals totals() const;
 };

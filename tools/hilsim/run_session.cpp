@@ -30,7 +30,8 @@ void fillRandom(rt::Tensor& t, Rng& rng) {
   const size_t count = static_cast<size_t>(t.elements());
   switch (t.type) {
     case rt::TensorType::INT8:
-      for (size_t i = 0; i < count; ++i) t.as<int8_t>()[i] = static_cast<int8_t>(rng.range(-128, 127));
+      for (size_t i = 0; i < count; ++i)
+        t.as<int8_t>()[i] = static_cast<int8_t>(rng.range(-128, 127));
       break;
     case rt::TensorType::INT16:
       for (size_t i = 0; i < count; ++i)
@@ -87,7 +88,8 @@ void runFrames(rt::Interpreter& interp, const RunSpec& spec, RunResult* result) 
 // Forwards layer records to the collector and marks the current layer in the trace.
 class TracingProfiler final : public rt::Profiler {
  public:
-  TracingProfiler(LayerCollector& collector, model::HostCpu& host) : collector_(collector), host_(host) {}
+  TracingProfiler(LayerCollector& collector, model::HostCpu& host)
+      : collector_(collector), host_(host) {}
   void beginLayer(uint32_t invocation, int node) override {
     if (invocation != invocation_) host_.traceInvocation(invocation_ = invocation);
     host_.traceLayer(node);
@@ -105,9 +107,12 @@ class TracingProfiler final : public rt::Profiler {
 
 rt::OffloadMode offloadMode(Mode mode) {
   switch (mode) {
-    case Mode::kAccel: return rt::OffloadMode::kAccel;
-    case Mode::kCompare: return rt::OffloadMode::kCompare;
-    default: return rt::OffloadMode::kAuto;
+    case Mode::kAccel:
+      return rt::OffloadMode::kAccel;
+    case Mode::kCompare:
+      return rt::OffloadMode::kCompare;
+    default:
+      return rt::OffloadMode::kAuto;
   }
 }
 
@@ -153,6 +158,9 @@ void runOnSimulatedPlatform(rt::Model& model, const RunSpec& spec, RunResult* re
                            config::planTiming(spec.config), config::costModel(spec.config),
                            offloadMode(spec.mode));
     accel.loadMetadataPlans(model);
+    accel.setFailureContext([&platform = *platform] {
+      return "last transaction: " + platform.jobFailureTransaction().describe();
+    });
     rt::OpResolver resolver = rt::referenceOpResolver();
     if (spec.mode != Mode::kRef)
       resolver.add(tflite::BuiltinOperator::FULLY_CONNECTED,
@@ -167,14 +175,26 @@ void runOnSimulatedPlatform(rt::Model& model, const RunSpec& spec, RunResult* re
     runFrames(interp, spec, result);
     result->report.notes = accel.notes();
     failures = accel.failures();
+    result->report.failures = failures;
     result->report.simulated_cycles = host.now();
   });
-  if (!failures.empty())
-    throw SimulationError(failures.front() +
-                          (failures.size() > 1
-                               ? " (and " + std::to_string(failures.size() - 1) + " more)"
-                               : std::string()) +
-                          "; last transaction: " + platform->bus().lastTransaction().describe());
+  if (!failures.empty()) {
+    // The first failed job, where it happened, and how many accelerator jobs ran after it.
+    std::optional<uint32_t> invocation;
+    size_t later = 0;
+    for (const rt::LayerRecord& r : collector.records()) {
+      if (invocation && r.path == rt::ExecPath::kAccel) ++later;
+      if (!invocation && r.reason.rfind("accelerator job failed", 0) == 0) invocation = r.invocation;
+    }
+    result->failure =
+        (invocation ? "invocation " + std::to_string(*invocation) + ", " : std::string()) +
+        failures.front() +
+        (failures.size() > 1 ? "; " + std::to_string(failures.size() - 1) + " more jobs failed"
+                             : std::string()) +
+        "; the failed layer" + (failures.size() > 1 ? "s were" : " was") +
+        " computed on the CPU and " + std::to_string(later) + " later accelerator job" +
+        (later == 1 ? "" : "s") + " completed";
+  }
   if (tracer) {
     if (spec.vcd_layers) {
       const auto [first, last] = *spec.vcd_layers;
@@ -207,10 +227,14 @@ Mode parseMode(const std::string& text) {
 
 const char* modeName(Mode mode) {
   switch (mode) {
-    case Mode::kAuto: return "auto";
-    case Mode::kAccel: return "accel";
-    case Mode::kRef: return "ref";
-    case Mode::kCompare: return "compare";
+    case Mode::kAuto:
+      return "auto";
+    case Mode::kAccel:
+      return "accel";
+    case Mode::kRef:
+      return "ref";
+    case Mode::kCompare:
+      return "compare";
   }
   return "?";
 }
@@ -229,8 +253,12 @@ std::pair<int, int> parseLayerRange(const std::string& text) {
   return {first, last};
 }
 
-std::vector<uint8_t> demoModelBytes() { return generateMlp(demoSpec()); }
-std::string demoModelLabel() { return "demo (" + describe(demoSpec()) + ")"; }
+std::vector<uint8_t> demoModelBytes() {
+  return generateMlp(demoSpec());
+}
+std::string demoModelLabel() {
+  return "demo (" + describe(demoSpec()) + ")";
+}
 
 RunResult runModel(rt::Model& model, const RunSpec& spec) {
   RunResult result;

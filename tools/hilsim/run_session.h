@@ -24,13 +24,17 @@ struct RunSpec {
   std::vector<uint8_t> input;
   uint64_t invocations = 1;  // used when `input` is empty
   uint64_t seed = 1;
-  std::optional<std::string> vcd_path;  // write a VCD trace here
+  std::optional<std::string> vcd_path;            // write a VCD trace here
   std::optional<std::pair<int, int>> vcd_layers;  // bound the trace to layers A..B
 };
 
 struct RunResult {
   RunReport report;
   std::vector<uint8_t> output;  // output tensor 0 of every invocation, concatenated
+  // Accelerator jobs that failed, summarized in one line: the device was soft-reset, the layer
+  // computed on the CPU and the run went on. Non-empty means the run failed (exit 3), though its
+  // outputs and report are complete.
+  std::string failure;
 };
 
 // The bundled demo model (generated, deterministic) and its label.

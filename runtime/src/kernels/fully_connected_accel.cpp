@@ -26,6 +26,10 @@ void AccelContext::loadMetadataPlans(const Model& model) {
   }
 }
 
+void AccelContext::recordFailure(const std::string& message) {
+  failures_.push_back(failure_context_ ? message + "; " + failure_context_() : message);
+}
+
 const std::vector<uint8_t>* AccelContext::metadataPlan(int index) const {
   const auto it = metadata_plans_.find(index);
   return it == metadata_plans_.end() ? nullptr : &it->second;
@@ -86,11 +90,12 @@ class FullyConnectedAccel final : public Kernel {
       origin = "annotated";
     } else {
       if (annotated)
-        ctx_.note("chunk plans in the model were made for other hardware (" +
+        ctx_.note("warning: chunk plans in the model were made for other hardware (" +
                   hardwareText(annotated->plan.hardware) + "); re-planned in memory for " +
                   hardwareText(ctx_.hardware()));
       else
-        ctx_.note("model has no hilsim annotations: FULLY_CONNECTED layers planned in memory");
+        ctx_.note(
+            "note: model has no hilsim annotations: FULLY_CONNECTED layers planned in memory");
       origin = annotated ? "re-planned" : "not annotated";
       try {
         plan_ = plan::makePlan(ctx_.hardware(), shape);
@@ -160,10 +165,11 @@ class FullyConnectedAccel final : public Kernel {
       const int8_t* out = params_.output->as<int8_t>();
       for (size_t i = 0; i < reference.size(); ++i)
         if (out[i] != reference[i])
-          throw SimulationError("mode compare: the accelerated output differs from the "
-                                "reference kernel at byte " + std::to_string(i) + " (" +
-                                std::to_string(out[i]) + " vs " + std::to_string(reference[i]) +
-                                ")");
+          throw SimulationError(
+              "mode compare: the accelerated output differs from the "
+              "reference kernel at byte " +
+              std::to_string(i) + " (" + std::to_string(out[i]) + " vs " +
+              std::to_string(reference[i]) + ")");
     }
   }
 
@@ -186,7 +192,8 @@ class FullyConnectedAccel final : public Kernel {
     plan::LayerArithmetic arith;
     arith.weights = params_.filter->as<int8_t>();
     arith.bias.assign(p.shape.n, 0);
-    if (params_.bias) std::memcpy(arith.bias.data(), params_.bias->data, p.shape.n * sizeof(int32_t));
+    if (params_.bias)
+      std::memcpy(arith.bias.data(), params_.bias->data, p.shape.n * sizeof(int32_t));
     arith.multipliers = params_.multipliers;
     arith.shifts = params_.shifts;
     arith.input_zero_point = params_.input_zero_point;
@@ -203,8 +210,8 @@ class FullyConnectedAccel final : public Kernel {
       *failure = std::string(drv::statusName(s)) + ": " + d.lastError();
       return false;
     }
-    const std::vector<uint8_t> table = plan::buildDescriptorTable(
-        p, arith, image, {tiles_.addr, input_.addr, output_.addr});
+    const std::vector<uint8_t> table =
+        plan::buildDescriptorTable(p, arith, image, {tiles_.addr, input_.addr, output_.addr});
     s = d.write(tiles_, 0, image.tiles.data(), image.tiles.size());
     if (s == drv::Status::kOk) s = d.write(table_, 0, table.data(), table.size());
     if (s != drv::Status::kOk) {
@@ -242,7 +249,8 @@ class FullyConnectedAccel final : public Kernel {
     }
 
     // Critical core: the one that finished last.
-    uint64_t busy = 0, startup = 0, load_wait = 0, compute = 0, store_wait = 0, stall = 0;  // critical core
+    uint64_t busy = 0, startup = 0, load_wait = 0, compute = 0, store_wait = 0,
+             stall = 0;  // critical core
     const plan::Plan& p = *plan_;
     const uint64_t cycles = t_end - t0;
     for (const plan::Chunk& c : p.chunks) {
@@ -269,14 +277,16 @@ class FullyConnectedAccel final : public Kernel {
     b.dma_out_cycles = store_wait + (t_end - t_done);
     b.sync_cycles = sync;
     b.bus_stall_cycles = toHost(stall, t.bus_mhz);
-    b.bytes_moved = input_.bytes + output_.bytes +
-                    p.chunks.size() * (drv::regs::kDescriptorBytes + uint64_t{shape.rows} * shape.k);
+    b.bytes_moved =
+        input_.bytes + output_.bytes +
+        p.chunks.size() * (drv::regs::kDescriptorBytes + uint64_t{shape.rows} * shape.k);
     for (const plan::Chunk& c : p.chunks)
       b.bytes_moved += uint64_t{c.n_count} * (uint64_t{shape.k} + plan::kParamBytesPerFeature) +
                        uint64_t{shape.rows} * c.n_count;
     if (b.upload_cycles) b.bytes_moved += upload_bytes_;
     const double accel_cycles = double(cycles) * t.accel_mhz / t.cpu_mhz;
-    const double slots = double(p.hardware.num_cores) * p.hardware.array_rows * p.hardware.array_cols;
+    const double slots =
+        double(p.hardware.num_cores) * p.hardware.array_rows * p.hardware.array_cols;
     b.mac_utilization = accel_cycles > 0 ? double(shape.macs()) / (slots * accel_cycles) : 0.0;
     return b;
   }

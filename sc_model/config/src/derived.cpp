@@ -6,9 +6,12 @@ namespace hilsim::config {
 
 timing::Dataflow timingDataflow(Dataflow dataflow) {
   switch (dataflow) {
-    case Dataflow::kOutputStationary: return timing::Dataflow::kOutputStationary;
-    case Dataflow::kInputStationary: return timing::Dataflow::kInputStationary;
-    default: return timing::Dataflow::kWeightStationary;
+    case Dataflow::kOutputStationary:
+      return timing::Dataflow::kOutputStationary;
+    case Dataflow::kInputStationary:
+      return timing::Dataflow::kInputStationary;
+    default:
+      return timing::Dataflow::kWeightStationary;
   }
 }
 
@@ -52,7 +55,9 @@ drv::DriverOptions driverOptions(const HardwareConfig& c) {
   drv::DriverOptions o;
   o.job_cycles = c.cpu.driver_job_cycles;
   o.irq_handler_cycles = c.cpu.irq_handler_cycles;
-  o.timeout_cycles = c.sim.watchdog_cycles;
+  // Half the watchdog period: a lost interrupt is detected, and recovered from, by the driver
+  // before the watchdog would call the run hung.
+  o.timeout_cycles = std::max<uint64_t>(1, c.sim.watchdog_cycles / 2);
   return o;
 }
 

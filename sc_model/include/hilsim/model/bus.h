@@ -34,7 +34,8 @@ class BusClient {
 
 // The last transaction the bus carried, for hang and error messages.
 struct TransactionRecord {
-  std::string initiator;  // filled in by Bus::lastTransaction()
+  int initiator_id = -1;  // target_socket index of the initiator
+  std::string initiator;  // its name, filled in by the Bus accessors
   bool write = false;
   uint64_t address = 0;
   uint64_t bytes = 0;
@@ -67,6 +68,9 @@ class Bus : public sc_core::sc_module {
   void injectBusError(uint32_t job) { bus_error_job_ = job; }
 
   TransactionRecord lastTransaction() const;
+  // The last transaction initiator `id` issued, and the last one answered with an error.
+  TransactionRecord lastTransactionFrom(int id) const;
+  TransactionRecord lastErrorTransaction() const;
   // Simulated time of the last transaction or transfer completion (watchdog progress).
   const sc_core::sc_time& lastActivity() const { return last_activity_; }
   uint64_t bytesMoved() const { return bytes_moved_; }
@@ -93,6 +97,7 @@ class Bus : public sc_core::sc_module {
   // Schedules the arbiter for the next completion (or eligibility, when tracing).
   void rearm();
   void traceOccupancy();
+  TransactionRecord named(TransactionRecord record) const;
 
   Clocks clocks_;
   uint32_t width_bytes_;
@@ -108,7 +113,8 @@ class Bus : public sc_core::sc_module {
   Tracer* tracer_;
   Tracer::Signal sig_active_ = 0, sig_owner_ = 0;
   TransactionRecord last_;
-  int last_initiator_ = -1;
+  std::vector<TransactionRecord> last_by_initiator_;  // index: initiator id
+  TransactionRecord last_error_;
   sc_core::sc_time armed_at_ = sc_core::SC_ZERO_TIME;  // pending wake-up of the arbiter, if armed
   bool armed_ = false;
   sc_core::sc_time last_activity_;

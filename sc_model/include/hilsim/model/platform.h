@@ -35,6 +35,9 @@ class Platform : public sc_core::sc_module {
   const config::HardwareConfig& config() const { return config_; }
   // Why the watchdog stopped the simulation, or empty.
   const std::string& hang() const { return hang_; }
+  // The transaction that best explains a failed accelerator job: the one answered with an error
+  // since the job started, else the last one the DMA engine issued, else the last on the bus.
+  TransactionRecord jobFailureTransaction() const;
 
  private:
   void watchdog();

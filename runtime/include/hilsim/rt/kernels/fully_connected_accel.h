@@ -6,6 +6,7 @@
 // planned cores through the driver, and reads the output.
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -37,12 +38,16 @@ class AccelContext {
   // The metadata plan of operator `index` of the first subgraph, or nullptr.
   const std::vector<uint8_t>* metadataPlan(int index) const;
 
-  // Messages to show the user once per run (e.g. "re-planned in memory").
+  // Messages to show the user once per run, starting "note: " or "warning: ".
   void note(const std::string& message);
   const std::vector<std::string>& notes() const { return notes_; }
-  // Accelerator jobs that failed (the layer was then computed on the CPU).
-  void recordFailure(const std::string& message) { failures_.push_back(message); }
+  // Accelerator jobs that failed (the layer was then computed on the CPU). Each message ends
+  // with what `failure_context` (if set) says at the moment of the failure.
+  void recordFailure(const std::string& message);
   const std::vector<std::string>& failures() const { return failures_; }
+  void setFailureContext(std::function<std::string()> failure_context) {
+    failure_context_ = std::move(failure_context);
+  }
 
   drv::Driver& driver() { return driver_; }
   const plan::Hardware& hardware() const { return hardware_; }
@@ -59,6 +64,7 @@ class AccelContext {
   std::map<int, std::vector<uint8_t>> metadata_plans_;
   std::vector<std::string> notes_;
   std::vector<std::string> failures_;
+  std::function<std::string()> failure_context_;
 };
 
 std::unique_ptr<Kernel> makeFullyConnectedAccel(AccelContext& context);
