@@ -12,6 +12,15 @@ if(HILSIM_NATIVE)
   target_compile_options(hilsim_flags INTERFACE -O3 -march=native)
 endif()
 
+if(HILSIM_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
+    message(FATAL_ERROR "HILSIM_FUZZ needs clang: CXX=clang++ cmake -DHILSIM_FUZZ=ON ...")
+  endif()
+  target_compile_options(hilsim_flags INTERFACE -fsanitize=fuzzer-no-link,address,undefined
+                                                -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  target_link_options(hilsim_flags INTERFACE -fsanitize=address,undefined)
+endif()
+
 if(HILSIM_SANITIZE)
   target_compile_options(hilsim_flags INTERFACE -fsanitize=address,undefined
                                                 -fno-sanitize-recover=all -fno-omit-frame-pointer)

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "flatbuffer_vectors.h"
 #include "hilsim/errors.h"
 
 namespace hilsim::rt {
@@ -13,7 +14,7 @@ QuantParams readQuant(const tflite::Tensor& t) {
   QuantParams q;
   if (const tflite::QuantizationParameters* p = t.quantization()) {
     if (p->scale()) q.scale.assign(p->scale()->begin(), p->scale()->end());
-    if (p->zero_point()) q.zero_point.assign(p->zero_point()->begin(), p->zero_point()->end());
+    q.zero_point = copyScalars(p->zero_point());
     q.quantized_dimension = p->quantized_dimension();
   }
   return q;
@@ -108,7 +109,8 @@ Interpreter::Interpreter(Model& model, const OpResolver& resolver, InterpreterOp
       for (int32_t index : *op.inputs())
         node.inputs.push_back(index < 0 ? nullptr : &tensors_[static_cast<size_t>(index)]);
     if (op.outputs())
-      for (int32_t index : *op.outputs()) node.outputs.push_back(&tensors_[static_cast<size_t>(index)]);
+      for (int32_t index : *op.outputs())
+        node.outputs.push_back(&tensors_[static_cast<size_t>(index)]);
   }
   if (sg.inputs())
     for (int32_t index : *sg.inputs()) inputs_.push_back(&tensors_[static_cast<size_t>(index)]);
@@ -145,16 +147,15 @@ void Interpreter::allocate() {
       if (!t) continue;
       if (!has_data[static_cast<size_t>(t->index)])
         throw ModelError("model '" + model_.label() + "': " + nodeLabel(node) + ": input tensor " +
-                         std::to_string(t->index) + " ('" +
-                         t->name + "') has no data: it is not a model input, not produced by an "
+                         std::to_string(t->index) + " ('" + t->name +
+                         "') has no data: it is not a model input, not produced by an "
                          "earlier operator, and its buffer is empty");
       touch(t, static_cast<int>(n));
     }
     for (Tensor* t : node.outputs) {
       if (t->is_constant)
         throw ModelError("model '" + model_.label() + "': " + nodeLabel(node) + ": output tensor " +
-                         std::to_string(t->index) +
-                         " ('" + t->name + "') is a constant");
+                         std::to_string(t->index) + " ('" + t->name + "') is a constant");
       has_data[static_cast<size_t>(t->index)] = true;
       touch(t, static_cast<int>(n));
     }
@@ -162,8 +163,7 @@ void Interpreter::allocate() {
   for (Tensor* t : outputs_) {
     if (!has_data[static_cast<size_t>(t->index)])
       throw ModelError("model '" + model_.label() + "': output tensor " + std::to_string(t->index) +
-                       " ('" + t->name +
-                       "') is never written");
+                       " ('" + t->name + "') is never written");
     touch(t, last);
   }
   for (Tensor& t : tensors_)
@@ -174,8 +174,7 @@ void Interpreter::allocate() {
   for (size_t i = 0; i < tensors_.size(); ++i)
     if (first_use[i] >= 0 && typeSize(tensors_[i].type) == 0)
       throw ModelError("model '" + model_.label() + "': tensor " + std::to_string(i) + " ('" +
-                       tensors_[i].name +
-                       "') has unsupported type " + typeName(tensors_[i].type));
+                       tensors_[i].name + "') has unsupported type " + typeName(tensors_[i].type));
 
   // Prepare every node (all validation happens here).
   kernels_.clear();
@@ -188,7 +187,8 @@ void Interpreter::allocate() {
     const KernelFactory* factory = resolver_.find(node.op);
     if (!factory)
       throw ModelError("model '" + model_.label() + "': " + nodeLabel(node) +
-                       ": unsupported operator " + opName(node.op) + " (hilsim has no kernel for it)");
+                       ": unsupported operator " + opName(node.op) +
+                       " (hilsim has no kernel for it)");
     try {
       kernels_.push_back((*factory)());
       NodeContext ctx(*this, n);
@@ -213,10 +213,12 @@ void Interpreter::allocate() {
       requests.push_back({bytes, static_cast<int>(n), static_cast<int>(n)});
   plan_ = planArena(requests);
   arena_.assign(plan_.total_bytes, 0);
-  for (size_t r = 0; r < first_scratch; ++r) request_tensor[r]->data = arena_.data() + plan_.offsets[r];
+  for (size_t r = 0; r < first_scratch; ++r)
+    request_tensor[r]->data = arena_.data() + plan_.offsets[r];
   size_t r = first_scratch;
   for (size_t n = 0; n < num_nodes; ++n)
-    for (size_t s = 0; s < scratch_sizes_[n].size(); ++s) scratch_offsets_[n].push_back(plan_.offsets[r++]);
+    for (size_t s = 0; s < scratch_sizes_[n].size(); ++s)
+      scratch_offsets_[n].push_back(plan_.offsets[r++]);
 
   // Variable tensors start at their zero point, as in TensorFlow Lite Micro.
   for (Tensor& t : tensors_)

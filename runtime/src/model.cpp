@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <sstream>
 
+#include "flatbuffer_vectors.h"
 #include "hilsim/errors.h"
 #include "hilsim/rt/tensor.h"
 
@@ -22,6 +24,34 @@ Shape readShape(const tflite::Tensor& t) {
   Shape shape;
   if (t.shape()) shape.assign(t.shape()->begin(), t.shape()->end());
   return shape;
+}
+
+// Scales must be positive and finite, and zero points representable in the tensor's type: the
+// kernels' arithmetic is only defined for such values.
+void checkQuantRanges(const std::string& label, tflite::TensorType type,
+                      const tflite::QuantizationParameters& q) {
+  for (const float scale : copyScalars(q.scale()))
+    if (!(scale > 0.0f) || !std::isfinite(scale))
+      throw ModelError(label + ": quantization scale " + std::to_string(scale) +
+                       " is not a positive finite number");
+  int64_t lo = 0, hi = 0;
+  switch (type) {
+    case tflite::TensorType::INT8:
+      lo = -128, hi = 127;
+      break;
+    case tflite::TensorType::UINT8:
+      lo = 0, hi = 255;
+      break;
+    case tflite::TensorType::INT16:
+      lo = -32768, hi = 32767;
+      break;
+    default:
+      return;
+  }
+  for (const int64_t zp : copyScalars(q.zero_point()))
+    if (zp < lo || zp > hi)
+      throw ModelError(label + ": zero point " + std::to_string(zp) + " is outside the " +
+                       typeName(type) + " range " + std::to_string(lo) + ".." + std::to_string(hi));
 }
 
 }  // namespace
@@ -67,8 +97,7 @@ Model::Model(std::vector<uint8_t> bytes, std::string label)
     std::string id(reinterpret_cast<const char*>(bytes_.data()) + 4, 4);
     for (char& c : id)
       if (c < 32 || c > 126) c = '?';
-    throw ModelError(where + "not a TFLite model (file identifier '" + id +
-                     "', expected 'TFL3')");
+    throw ModelError(where + "not a TFLite model (file identifier '" + id + "', expected 'TFL3')");
   }
   flatbuffers::Verifier verifier(bytes_.data(), bytes_.size(), /*max_depth=*/64,
                                  /*max_tables=*/10'000'000);
@@ -130,17 +159,18 @@ void Model::validate() const {
         const int32_t qd = q->quantized_dimension();
         const bool along_qd = qd >= 0 && qd < static_cast<int32_t>(shape.size()) &&
                               static_cast<size_t>(shape[static_cast<size_t>(qd)]) == scales;
-        const bool per_element_vector = shape.size() == 1 && static_cast<size_t>(shape[0]) == scales;
+        const bool per_element_vector =
+            shape.size() == 1 && static_cast<size_t>(shape[0]) == scales;
         if (scales > 1 && !along_qd && !per_element_vector)
           throw ModelError(label + ": " + std::to_string(scales) +
                            " per-channel scales do not match quantized dimension " +
                            std::to_string(q->quantized_dimension()) + " of shape " +
                            shapeString(shape));
+        checkQuantRanges(label, t.type(), *q);
       }
       const ConstBytes data = bufferData(t.buffer());
       const size_t elem = typeSize(t.type());
-      if (data.size > 0 && elem > 0 &&
-          data.size < static_cast<uint64_t>(elements) * elem)
+      if (data.size > 0 && elem > 0 && data.size < static_cast<uint64_t>(elements) * elem)
         throw ModelError(label + ": buffer " + std::to_string(t.buffer()) + " holds " +
                          std::to_string(data.size) + " bytes but a " + typeName(t.type()) + " " +
                          shapeString(shape) + " tensor needs " +
@@ -148,11 +178,11 @@ void Model::validate() const {
     }
 
     auto check_index = [&](int32_t index, bool allow_omitted, const std::string& what) {
-      if ((allow_omitted && index == -1) || (index >= 0 && static_cast<size_t>(index) < num_tensors))
+      if ((allow_omitted && index == -1) ||
+          (index >= 0 && static_cast<size_t>(index) < num_tensors))
         return;
       throw ModelError(sg_label + what + ": tensor index " + std::to_string(index) +
-                       " out of range (subgraph has " + std::to_string(num_tensors) +
-                       " tensors)");
+                       " out of range (subgraph has " + std::to_string(num_tensors) + " tensors)");
     };
     if (sg.inputs())
       for (int32_t index : *sg.inputs()) check_index(index, false, "subgraph input");

@@ -1,10 +1,16 @@
 #include "hilsim/rt/quant.h"
 
 #include <cmath>
+#include <string>
+
+#include "hilsim/errors.h"
 
 namespace hilsim::rt {
 
 QuantizedMultiplier quantizeMultiplier(double real_multiplier) {
+  if (!std::isfinite(real_multiplier) || real_multiplier < 0.0)
+    throw ModelError("requantization multiplier " + std::to_string(real_multiplier) +
+                     " is not a finite non-negative number");
   if (real_multiplier == 0.0) return {};
   int shift = 0;
   const double q = std::frexp(real_multiplier, &shift);
@@ -14,15 +20,10 @@ QuantizedMultiplier quantizeMultiplier(double real_multiplier) {
     ++shift;
   }
   if (shift < -31) return {};
+  if (shift > 31)
+    throw ModelError("requantization multiplier " + std::to_string(real_multiplier) +
+                     " is too large (the quantization scales are inconsistent)");
   return {static_cast<int32_t>(q_fixed), shift};
-}
-
-int32_t multiplyByQuantizedMultiplier64(int64_t x, int32_t multiplier, int shift) {
-  const int32_t reduced =
-      multiplier < 0x7FFF0000 ? static_cast<int32_t>((multiplier + (1 << 15)) >> 16) : 0x7FFF;
-  const int total_shift = 15 - shift;
-  const int64_t product = x * static_cast<int64_t>(reduced) + (int64_t{1} << (total_shift - 1));
-  return static_cast<int32_t>(product >> total_shift);
 }
 
 }  // namespace hilsim::rt

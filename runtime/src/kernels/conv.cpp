@@ -26,9 +26,11 @@ struct ConvParams {
 };
 
 // sum_i w[i] * (x[i] + offset) over n contiguous elements.
-inline int32_t offsetDot(const int8_t* w, const int8_t* x, int32_t offset, int32_t n) {
-  int32_t acc = 0;
-  for (int32_t i = 0; i < n; ++i) acc += int32_t{w[i]} * (int32_t{x[i]} + offset);
+// Wraps modulo 2^32 like TFLite Micro's int32 accumulator.
+inline uint32_t offsetDot(const int8_t* w, const int8_t* x, int32_t offset, int32_t n) {
+  uint32_t acc = 0;
+  for (int32_t i = 0; i < n; ++i)
+    acc += static_cast<uint32_t>(int32_t{w[i]} * (int32_t{x[i]} + offset));
   return acc;
 }
 
@@ -52,29 +54,29 @@ void convInt8(const ConvParams& p) {
         for (int32_t oc = 0; oc < g.out_c; ++oc) {
           const int32_t channel_base = (oc / p.filters_per_group) * p.filter_in_c;
           const int8_t* w = filter + size_t(oc) * filter_size;
-          int32_t acc = 0;
+          uint32_t sum = 0;
           for (int32_t fy = 0; fy < g.filter_h; ++fy) {
             const int32_t in_y = y0 + fy * g.dilation_h;
             if (!inside && (in_y < 0 || in_y >= g.in_h)) continue;
             const int8_t* in_row = image + size_t(in_y) * size_t(g.in_w) * size_t(g.in_c);
             const int8_t* w_row = w + size_t(fy) * size_t(g.filter_w) * size_t(p.filter_in_c);
             if (inside && rows_contiguous) {
-              acc += offsetDot(w_row, in_row + size_t(x0) * size_t(g.in_c), offset,
+              sum += offsetDot(w_row, in_row + size_t(x0) * size_t(g.in_c), offset,
                                g.filter_w * g.in_c);
               continue;
             }
             for (int32_t fx = 0; fx < g.filter_w; ++fx) {
               const int32_t in_x = x0 + fx * g.dilation_w;
               if (!inside && (in_x < 0 || in_x >= g.in_w)) continue;
-              acc += offsetDot(w_row + size_t(fx) * size_t(p.filter_in_c),
+              sum += offsetDot(w_row + size_t(fx) * size_t(p.filter_in_c),
                                in_row + size_t(in_x) * size_t(g.in_c) + size_t(channel_base),
                                offset, p.filter_in_c);
             }
           }
-          acc += p.bias[size_t(oc)];
+          int32_t acc = wrapAdd(static_cast<int32_t>(sum), p.bias[size_t(oc)]);
           acc = multiplyByQuantizedMultiplier(acc, p.quant.multipliers[size_t(oc)],
                                               p.quant.shifts[size_t(oc)]);
-          acc += p.quant.output_zero_point;
+          acc = wrapAdd(acc, p.quant.output_zero_point);
           *output++ = static_cast<int8_t>(std::clamp(acc, p.quant.act_min, p.quant.act_max));
         }
       }

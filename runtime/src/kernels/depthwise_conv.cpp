@@ -26,22 +26,25 @@ struct DepthwiseParams {
 };
 
 // Adds one tap's contribution to the accumulators of every output channel.
+// The accumulators wrap modulo 2^32 like TFLite Micro's int32 ones.
 inline void accumulateTap(const int8_t* w, const int8_t* x, int32_t offset, int32_t in_c,
-                          int32_t depth_multiplier, int32_t* acc) {
+                          int32_t depth_multiplier, uint32_t* acc) {
   if (depth_multiplier == 1) {
-    for (int32_t c = 0; c < in_c; ++c) acc[c] += int32_t{w[c]} * (int32_t{x[c]} + offset);
+    for (int32_t c = 0; c < in_c; ++c)
+      acc[c] += static_cast<uint32_t>(int32_t{w[c]} * (int32_t{x[c]} + offset));
     return;
   }
   for (int32_t ic = 0; ic < in_c; ++ic) {
     const int32_t value = int32_t{x[ic]} + offset;
     const int8_t* w_ic = w + size_t(ic) * size_t(depth_multiplier);
-    int32_t* acc_ic = acc + size_t(ic) * size_t(depth_multiplier);
-    for (int32_t m = 0; m < depth_multiplier; ++m) acc_ic[m] += int32_t{w_ic[m]} * value;
+    uint32_t* acc_ic = acc + size_t(ic) * size_t(depth_multiplier);
+    for (int32_t m = 0; m < depth_multiplier; ++m)
+      acc_ic[m] += static_cast<uint32_t>(int32_t{w_ic[m]} * value);
   }
 }
 
 // `acc` holds out_c accumulators (scratch owned by the kernel).
-void depthwiseConvInt8(const DepthwiseParams& p, int32_t* acc) {
+void depthwiseConvInt8(const DepthwiseParams& p, uint32_t* acc) {
   const WindowGeometry& g = p.geo;
   const int8_t* input = p.input->as<int8_t>();
   const int8_t* filter = p.filter->as<int8_t>();
@@ -54,7 +57,7 @@ void depthwiseConvInt8(const DepthwiseParams& p, int32_t* acc) {
       const int32_t y0 = out_y * g.stride_h - g.pad_h;
       for (int32_t out_x = 0; out_x < g.out_w; ++out_x) {
         const int32_t x0 = out_x * g.stride_w - g.pad_w;
-        std::copy(p.bias.begin(), p.bias.end(), acc);
+        for (size_t c = 0; c < out_c; ++c) acc[c] = static_cast<uint32_t>(p.bias[c]);
         for (int32_t fy = 0; fy < g.filter_h; ++fy) {
           const int32_t in_y = y0 + fy * g.dilation_h;
           if (in_y < 0 || in_y >= g.in_h) continue;
@@ -67,9 +70,9 @@ void depthwiseConvInt8(const DepthwiseParams& p, int32_t* acc) {
           }
         }
         for (size_t c = 0; c < out_c; ++c) {
-          int32_t value =
-              multiplyByQuantizedMultiplier(acc[c], p.quant.multipliers[c], p.quant.shifts[c]);
-          value += p.quant.output_zero_point;
+          int32_t value = multiplyByQuantizedMultiplier(static_cast<int32_t>(acc[c]),
+                                                        p.quant.multipliers[c], p.quant.shifts[c]);
+          value = wrapAdd(value, p.quant.output_zero_point);
           *output++ = static_cast<int8_t>(std::clamp(value, p.quant.act_min, p.quant.act_max));
         }
       }
@@ -125,7 +128,7 @@ class DepthwiseConv2DRef final : public Kernel {
 
  private:
   DepthwiseParams p_;
-  std::vector<int32_t> acc_;
+  std::vector<uint32_t> acc_;
 };
 
 }  // namespace

@@ -17,8 +17,8 @@ std::string describe(const Tensor& t) {
 
 }  // namespace
 
-void int8ActivationRange(tflite::ActivationFunctionType activation, float scale,
-                         int32_t zero_point, int32_t* act_min, int32_t* act_max) {
+void int8ActivationRange(tflite::ActivationFunctionType activation, float scale, int32_t zero_point,
+                         int32_t* act_min, int32_t* act_max) {
   auto quantize = [&](float value) {
     return zero_point + static_cast<int32_t>(std::round(value / scale));
   };
@@ -89,8 +89,8 @@ FullyConnectedParams prepareFullyConnected(const Node& node) {
   if (n <= 0 || k <= 0) throw ModelError("filter " + describe(w) + " is empty");
   const int64_t in_elems = in.elements();
   if (in.rank() < 1 || in_elems % k != 0)
-    throw ModelError("input " + describe(in) + " is not a whole number of rows of k=" +
-                     std::to_string(k));
+    throw ModelError("input " + describe(in) +
+                     " is not a whole number of rows of k=" + std::to_string(k));
   const int64_t rows = in_elems / k;
   if (out.rank() < 1 || out.shape.back() != n || out.elements() != rows * n)
     throw ModelError("output " + describe(out) + " does not match " + std::to_string(rows) +
@@ -110,9 +110,10 @@ FullyConnectedParams prepareFullyConnected(const Node& node) {
   if (in.type == TensorType::FLOAT32) {
     if (w.type != TensorType::FLOAT32 || out.type != TensorType::FLOAT32 ||
         (p.bias && p.bias->type != TensorType::FLOAT32))
-      throw ModelError("float32 input needs float32 filter, bias and output (hybrid models "
-                       "are not supported); filter is " + describe(w) + ", output " +
-                       describe(out));
+      throw ModelError(
+          "float32 input needs float32 filter, bias and output (hybrid models "
+          "are not supported); filter is " +
+          describe(w) + ", output " + describe(out));
     p.type = TensorType::FLOAT32;
     floatActivationRange(p.activation, &p.act_min_f, &p.act_max_f);
     return p;
@@ -156,8 +157,7 @@ FullyConnectedParams prepareFullyConnected(const Node& node) {
       const double bias_scale = p.bias->quant.scale0();
       if (std::abs(product - bias_scale) / static_cast<double>(out_scale) > 0.02)
         throw ModelError("bias scale " + std::to_string(bias_scale) +
-                         " does not match input scale x filter scale " +
-                         std::to_string(product));
+                         " does not match input scale x filter scale " + std::to_string(product));
     }
     const QuantizedMultiplier qm = quantizeMultiplier(product / static_cast<double>(out_scale));
     std::fill(p.multipliers.begin(), p.multipliers.end(), qm.multiplier);
@@ -174,8 +174,9 @@ FullyConnectedParams prepareFullyConnected(const Node& node) {
     int32_t row_sum = 0;
     const int8_t* row = weights + o * static_cast<size_t>(k);
     for (int64_t d = 0; d < k; ++d) row_sum += row[d];
-    const uint32_t folded = static_cast<uint32_t>(bias ? bias[o] : 0) -
-                            static_cast<uint32_t>(p.input_zero_point) * static_cast<uint32_t>(row_sum);
+    const uint32_t folded =
+        static_cast<uint32_t>(bias ? bias[o] : 0) -
+        static_cast<uint32_t>(p.input_zero_point) * static_cast<uint32_t>(row_sum);
     p.effective_bias[o] = static_cast<int32_t>(folded);
   }
   return p;
@@ -200,12 +201,11 @@ void fullyConnectedInt8(const FullyConnectedParams& p) {
     const int8_t* x = input + b * k;
     for (size_t o = 0; o < n; ++o) {
       const int8_t* row = weights + o * k;
-      int32_t acc = 0;
-      for (size_t d = 0; d < k; ++d) acc += int32_t{row[d]} * int32_t{x[d]};
-      acc = static_cast<int32_t>(static_cast<uint32_t>(acc) +
-                                 static_cast<uint32_t>(p.effective_bias[o]));
+      uint32_t sum = 0;  // wraps like TFLite Micro's int32 accumulator
+      for (size_t d = 0; d < k; ++d) sum += static_cast<uint32_t>(int32_t{row[d]} * int32_t{x[d]});
+      int32_t acc = wrapAdd(static_cast<int32_t>(sum), p.effective_bias[o]);
       acc = multiplyByQuantizedMultiplier(acc, p.multipliers[o], p.shifts[o]);
-      acc += p.output_zero_point;
+      acc = wrapAdd(acc, p.output_zero_point);
       acc = std::clamp(acc, p.act_min, p.act_max);
       output[b * n + o] = static_cast<int8_t>(acc);
     }

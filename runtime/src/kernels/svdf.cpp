@@ -63,10 +63,11 @@ void svdfInteger(const SvdfParams& p, int32_t* filter_out, int32_t* unit_out) {
     T* newest = state + b * filters * memory + (memory - 1);
     for (size_t f = 0; f < filters; ++f) {
       const int8_t* w = weights_feature + f * size_t(p.input_size);
-      int32_t dot = 0;
+      uint32_t sum = 0;  // wraps like TFLite Micro's int32 accumulator
       for (int32_t i = 0; i < p.input_size; ++i)
-        dot += int32_t{w[i]} * (int32_t{x[i]} - p.input_zero_point);
-      dot = multiplyByQuantizedMultiplier(dot, p.feature_multiplier, p.feature_shift);
+        sum += static_cast<uint32_t>(int32_t{w[i]} * (int32_t{x[i]} - p.input_zero_point));
+      const int32_t dot = multiplyByQuantizedMultiplier(static_cast<int32_t>(sum),
+                                                        p.feature_multiplier, p.feature_shift);
       // The zero point is added after the clamp and the sum narrowed to T, wrapping when it
       // leaves T's range: what the TFLite Micro snapshot does (later versions clamp after).
       const int32_t clamped = std::clamp(dot, kStateMin, kStateMax);

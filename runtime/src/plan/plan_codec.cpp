@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "flatbuffer_vectors.h"
 #include "hilsim/errors.h"
 #include "hilsim/schema/chunk_plan_generated.h"
 
@@ -12,17 +13,23 @@ namespace {
 
 fb::Dataflow toFb(timing::Dataflow d) {
   switch (d) {
-    case timing::Dataflow::kOutputStationary: return fb::Dataflow::OS;
-    case timing::Dataflow::kInputStationary: return fb::Dataflow::IS;
-    default: return fb::Dataflow::WS;
+    case timing::Dataflow::kOutputStationary:
+      return fb::Dataflow::OS;
+    case timing::Dataflow::kInputStationary:
+      return fb::Dataflow::IS;
+    default:
+      return fb::Dataflow::WS;
   }
 }
 
 const char* dataflowName(timing::Dataflow d) {
   switch (d) {
-    case timing::Dataflow::kOutputStationary: return "os";
-    case timing::Dataflow::kInputStationary: return "is";
-    default: return "ws";
+    case timing::Dataflow::kOutputStationary:
+      return "os";
+    case timing::Dataflow::kInputStationary:
+      return "is";
+    default:
+      return "ws";
   }
 }
 
@@ -43,10 +50,10 @@ std::vector<uint8_t> encodePlan(const AnnotatedPlan& a) {
                                      p.hardware.array_cols, toFb(p.hardware.dataflow),
                                      p.hardware.sram_bytes, p.hardware.double_buffer);
   const fb::LayerShape shape(p.shape.rows, p.shape.k, p.shape.n);
-  const auto decision = fb::CreateDecision(
-      b, a.decision.offload, a.decision.predicted_accel_cycles, a.decision.predicted_ref_cycles,
-      a.decision.break_even_macs, b.CreateString(a.decision.policy),
-      b.CreateString(a.decision.reason));
+  const auto decision =
+      fb::CreateDecision(b, a.decision.offload, a.decision.predicted_accel_cycles,
+                         a.decision.predicted_ref_cycles, a.decision.break_even_macs,
+                         b.CreateString(a.decision.policy), b.CreateString(a.decision.reason));
   const auto root =
       fb::CreateChunkPlan(b, kPlanVersion, hw, &shape, b.CreateVector(chunks), decision);
   b.Finish(root, kPlanIdentifier);
@@ -69,7 +76,8 @@ AnnotatedPlan decodePlan(const uint8_t* data, size_t size) {
   const fb::ChunkPlan& p = *fb::GetChunkPlan(copy.data());
   if (p.version() != kPlanVersion)
     throw ModelError("chunk plan version " + std::to_string(p.version()) +
-                     " is not supported (hilsim reads version " + std::to_string(kPlanVersion) + ")");
+                     " is not supported (hilsim reads version " + std::to_string(kPlanVersion) +
+                     ")");
   if (!p.hardware() || !p.shape() || !p.chunks() || !p.decision())
     throw ModelError("chunk plan lacks its hardware, shape, chunks or decision");
   AnnotatedPlan a;
@@ -79,9 +87,10 @@ AnnotatedPlan decodePlan(const uint8_t* data, size_t size) {
   a.plan.hardware.num_cores = hw.num_cores();
   a.plan.hardware.array_rows = hw.array_rows();
   a.plan.hardware.array_cols = hw.array_cols();
-  a.plan.hardware.dataflow = hw.dataflow() == fb::Dataflow::OS   ? timing::Dataflow::kOutputStationary
-                             : hw.dataflow() == fb::Dataflow::IS ? timing::Dataflow::kInputStationary
-                                                                 : timing::Dataflow::kWeightStationary;
+  a.plan.hardware.dataflow = hw.dataflow() == fb::Dataflow::OS ? timing::Dataflow::kOutputStationary
+                             : hw.dataflow() == fb::Dataflow::IS
+                                 ? timing::Dataflow::kInputStationary
+                                 : timing::Dataflow::kWeightStationary;
   a.plan.hardware.sram_bytes = hw.sram_bytes();
   a.plan.hardware.double_buffer = hw.double_buffer();
   a.plan.shape = {p.shape()->rows(), p.shape()->k(), p.shape()->n()};
@@ -95,15 +104,15 @@ AnnotatedPlan decodePlan(const uint8_t* data, size_t size) {
     chunk.tile_n = c->tile_n();
     chunk.num_tiles = c->num_tiles();
     chunk.sram_input = c->sram_input_offset();
-    chunk.sram_tile.assign(c->sram_weight_offset()->begin(), c->sram_weight_offset()->end());
+    chunk.sram_tile = copyScalars(c->sram_weight_offset());
+    const std::vector<uint64_t> params = copyScalars(c->sram_params_offset());
     chunk.sram_output = c->sram_output_offset();
     chunk.sram_used = c->sram_bytes_used();
-    if (c->sram_params_offset()->size() != chunk.sram_tile.size())
+    if (params.size() != chunk.sram_tile.size())
       throw ModelError("chunk plan: core " + std::to_string(chunk.core) +
                        " has different numbers of weight and parameter buffers");
     for (size_t i = 0; i < chunk.sram_tile.size(); ++i)
-      if (c->sram_params_offset()->Get(static_cast<flatbuffers::uoffset_t>(i)) !=
-          chunk.sram_tile[i] + uint64_t{chunk.tile_n} * a.plan.shape.k)
+      if (params[i] != chunk.sram_tile[i] + uint64_t{chunk.tile_n} * a.plan.shape.k)
         throw ModelError("chunk plan: core " + std::to_string(chunk.core) +
                          " puts its parameters where its weights do not end");
     a.plan.chunks.push_back(std::move(chunk));
@@ -153,13 +162,11 @@ std::vector<PlanEntry> decodePlanSet(const uint8_t* data, size_t size) {
 
 std::string describePlan(const AnnotatedPlan& a) {
   const Plan& p = a.plan;
-  std::string text = "plan v" + std::to_string(kPlanVersion) + " for " +
-                     std::to_string(p.hardware.num_cores) + " cores " +
-                     std::to_string(p.hardware.array_rows) + "x" +
-                     std::to_string(p.hardware.array_cols) + " " +
-                     dataflowName(p.hardware.dataflow) + " SRAM " +
-                     std::to_string(p.hardware.sram_bytes) + ": " +
-                     std::to_string(p.chunks.size()) + " chunks";
+  std::string text =
+      "plan v" + std::to_string(kPlanVersion) + " for " + std::to_string(p.hardware.num_cores) +
+      " cores " + std::to_string(p.hardware.array_rows) + "x" +
+      std::to_string(p.hardware.array_cols) + " " + dataflowName(p.hardware.dataflow) + " SRAM " +
+      std::to_string(p.hardware.sram_bytes) + ": " + std::to_string(p.chunks.size()) + " chunks";
   uint32_t tiles = 0;
   for (const Chunk& c : p.chunks) tiles += c.num_tiles;
   text += ", " + std::to_string(tiles) + " tiles; " +

@@ -1,5 +1,6 @@
 // YAML -> RawConfig: files, includes and --set overrides, every value stamped with its origin.
 
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include "keys.h"
 #include "raw.h"
 #include "text.h"
+#include "yaml_documents.h"
 
 namespace hilsim::config::detail {
 namespace {
@@ -156,21 +158,44 @@ void readIncludes(const YAML::Node& value, const Origin& key_origin, const std::
   }
 }
 
+// yaml-cpp's message for its nesting guard says "bad file"; say what is wrong.
+std::string yamlProblem(const YAML::Exception& e) {
+  if (dynamic_cast<const YAML::DeepRecursion*>(&e)) return "nested too deeply";
+  return e.msg;
+}
+
+void readText(const std::string& shown, const fs::path& path, const std::string& text, Chain& chain,
+              RawConfig& raw);
+
 void readFile(const std::string& shown, const fs::path& path, Chain& chain, RawConfig& raw) {
-  const std::string text = readText(shown, path);
-  std::vector<YAML::Node> documents;
+  readText(shown, path, readText(shown, path), chain, raw);
+}
+
+void readText(const std::string& shown, const fs::path& path, const std::string& text, Chain& chain,
+              RawConfig& raw) {
+  YAML::Node root;
   try {
-    documents = YAML::LoadAll(text);
+    const DocumentScan scan = scanDocuments(text, 3);
+    if (scan.stuck) {
+      const YAML::Mark& at = scan.starts.back();
+      const size_t pos = static_cast<size_t>(at.pos);
+      const bool printable = pos < text.size() && text[pos] > ' ' && text[pos] < 127;
+      fail(Origin::inFile(shown, at.line + 1),
+           "YAML syntax error: unexpected " +
+               (printable ? "'" + std::string(1, text[pos]) + "'" : std::string("character")) +
+               " at column " + std::to_string(at.column + 1));
+    }
+    if (scan.starts.size() > 1)
+      fail(Origin::inFile(shown, scan.starts[1].line + 1),
+           "more than one YAML document (a config file holds one mapping)");
+    root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     fail(Origin::inFile(shown, e.mark.is_null() ? 0 : e.mark.line + 1),
-         "YAML syntax error: " + e.msg);
+         "YAML syntax error: " + yamlProblem(e));
   }
   Source src{shown, "", {}};
-  if (documents.size() > 1)
-    fail(src.at(documents[1]), "more than one YAML document (a config file holds one mapping)");
-  if (documents.empty() || documents[0].IsNull()) return;  // an empty file sets nothing
+  if (root.IsNull()) return;  // an empty file sets nothing
 
-  const YAML::Node& root = documents[0];
   if (!root.IsMap())
     fail(src.at(root),
          "the top level must be a mapping of keys (include, accel, bus, memory, "
@@ -208,6 +233,11 @@ void readConfigFile(const std::string& path, RawConfig& raw) {
   readFile(path, path, chain, raw);
 }
 
+void readConfigText(const std::string& text, const std::string& name, RawConfig& raw) {
+  Chain chain{{fs::absolute(name)}, {name}};
+  readText(name, name, text, chain, raw);
+}
+
 void applyOverride(const std::string& text, RawConfig& raw) {
   const Origin origin = Origin::fromOverride(text);
   const size_t equals = text.find('=');
@@ -224,7 +254,7 @@ void applyOverride(const std::string& text, RawConfig& raw) {
   try {
     value = YAML::Load(text.substr(equals + 1));
   } catch (const YAML::Exception& e) {
-    fail(origin, "YAML syntax error in the value: " + e.msg);
+    fail(origin, "YAML syntax error in the value: " + yamlProblem(e));
   }
   Source src{"", text, {}};
   walkValue(value, key, origin, src, raw);

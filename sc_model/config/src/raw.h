@@ -101,6 +101,8 @@ struct RawConfig {
 
 // Reads `path` and the files it includes (included files first, then the file's own keys).
 void readConfigFile(const std::string& path, RawConfig& raw);
+// The same for text already in memory, shown in messages as `name`.
+void readConfigText(const std::string& text, const std::string& name, RawConfig& raw);
 // Applies one `--set key=value` override; the value is a YAML scalar (or a mapping for a group).
 void applyOverride(const std::string& text, RawConfig& raw);
 

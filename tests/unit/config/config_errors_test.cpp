@@ -117,7 +117,7 @@ TEST_F(ConfigErrors, YamlSyntax) {
   EXPECT_EQ(errorOf("accel:\n  num_cores: 4\n bad: 2\n"),
             "F:3: YAML syntax error: end of map not found");
   EXPECT_EQ(errorOf("accel:\n  num_cores: 4\n---\nbus:\n  width_bytes: 8\n"),
-            "F:4: more than one YAML document (a config file holds one mapping)");
+            "F:3: more than one YAML document (a config file holds one mapping)");
 }
 
 TEST_F(ConfigErrors, OutOfRange) {

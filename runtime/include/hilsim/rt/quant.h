@@ -11,7 +11,16 @@ struct QuantizedMultiplier {
 };
 
 // TFLite's QuantizeMultiplier: frexp, round to Q31, renormalise 2^31, flush below 2^-31 to zero.
+// Throws ModelError for a multiplier that is negative, not finite or 2^31 or more (no int32
+// left shift can apply it; such scales come only from corrupt quantization parameters).
 QuantizedMultiplier quantizeMultiplier(double real_multiplier);
+
+// int32 addition that wraps modulo 2^32 the way TFLite Micro's accumulators do on the machines it
+// runs on, instead of overflowing (undefined behaviour) when a corrupt or extreme model makes a
+// sum leave the int32 range.
+inline int32_t wrapAdd(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
+}
 
 inline int32_t saturatingRoundingDoublingHighMul(int32_t a, int32_t b) {
   if (a == INT32_MIN && b == INT32_MIN) return INT32_MAX;
@@ -35,8 +44,5 @@ inline int32_t multiplyByQuantizedMultiplier(int32_t x, int32_t multiplier, int 
   const int32_t shifted = static_cast<int32_t>(static_cast<uint32_t>(x) << left_shift);
   return roundingDivideByPOT(saturatingRoundingDoublingHighMul(shifted, multiplier), right_shift);
 }
-
-// TFLite's 64-bit-input variant (used by int16 kernels): single rounding shift of x * m.
-int32_t multiplyByQuantizedMultiplier64(int64_t x, int32_t multiplier, int shift);
 
 }  // namespace hilsim::rt

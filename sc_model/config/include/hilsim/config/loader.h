@@ -19,6 +19,11 @@ struct Override {
 // Throws hilsim::ConfigError naming the file, line, key and valid range.
 HardwareConfig loadConfig(const std::string& path, const std::vector<Override>& overrides = {});
 
+// The same for YAML text in memory; `name` stands for the file in messages and includes resolve
+// relative to it.
+HardwareConfig loadConfigText(const std::string& text, const std::string& name,
+                              const std::vector<Override>& overrides = {});
+
 // One leaf of the resolved configuration, in document order.
 struct ConfigEntry {
   enum class Kind { kInt, kFloat, kBool, kString };
@@ -36,7 +41,7 @@ std::string toYaml(const HardwareConfig& config);
 // `hilsim config --keys` and the check that configs/README.md documents every key).
 struct KeyInfo {
   std::string key;
-  std::string type;   // "int", "float", "bool", "enum", "string"
+  std::string type;  // "int", "float", "bool", "enum", "string"
   std::string unit;
   std::string default_value;
   std::string range;  // e.g. "1..64" or "ws|os|is"

@@ -1,0 +1,54 @@
+#include "fuzz_entries.h"
+
+#include <string>
+#include <vector>
+
+#include "hilsim/config/loader.h"
+#include "hilsim/errors.h"
+#include "hilsim/rt/interpreter.h"
+#include "hilsim/rt/plan/plan_codec.h"
+
+namespace hilsim::fuzz {
+
+void fuzzModel(const uint8_t* data, size_t size) {
+  try {
+    rt::Model model = rt::Model::fromBytes(std::vector<uint8_t>(data, data + size), "fuzz input");
+    const rt::OpResolver resolver = rt::referenceOpResolver();
+    rt::Interpreter interp(model, resolver);
+    interp.allocate();
+    uint64_t macs = 0, bytes = 0;
+    for (const rt::OpWork& w : interp.work()) macs += w.macs + w.elements + w.window_elements;
+    for (const rt::Tensor& t : interp.tensors()) bytes += t.bytes;
+    if (macs < 2'000'000 && bytes < (64u << 20)) interp.invoke();
+  } catch (const Error&) {
+  }
+}
+
+void fuzzPlan(const uint8_t* data, size_t size) {
+  try {
+    const rt::plan::AnnotatedPlan a = rt::plan::decodePlan(data, size);
+    (void)rt::plan::validatePlan(a.plan, a.plan.shape);
+    (void)rt::plan::describePlan(a);
+  } catch (const Error&) {
+  }
+  try {
+    for (const rt::plan::PlanEntry& e : rt::plan::decodePlanSet(data, size)) {
+      try {
+        const rt::plan::AnnotatedPlan a = rt::plan::decodePlan(e.plan.data(), e.plan.size());
+        (void)rt::plan::validatePlan(a.plan, a.plan.shape);
+      } catch (const Error&) {
+      }
+    }
+  } catch (const Error&) {
+  }
+}
+
+void fuzzConfig(const uint8_t* data, size_t size) {
+  try {
+    (void)config::loadConfigText(std::string(reinterpret_cast<const char*>(data), size),
+                                 "fuzz.yaml");
+  } catch (const Error&) {
+  }
+}
+
+}  // namespace hilsim::fuzz
