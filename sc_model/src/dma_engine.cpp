@@ -42,17 +42,32 @@ void DmaEngine::submit(DmaRequest* request) {
   request->error = false;
   request->error_code = drv::regs::ErrorCode::kNone;
   request->stall_cycles = 0;
-  // A free channel takes the request at once; otherwise it waits in FIFO order.
-  if (queue_.empty())
-    for (uint32_t ch = 0; ch < channel_.size(); ++ch)
-      if (!channel_[ch]) {
-        start(ch, request);
-        return;
-      }
-  queue_.push_back(request);
+  // Admitted one delta later, together with everything else submitted at this time.
+  if (arrivals_.empty()) kick_.notify(sc_core::SC_ZERO_TIME);
+  arrivals_.push_back(request);
 }
 
-void DmaEngine::reset() { queue_.clear(); }
+void DmaEngine::reset() {
+  queue_.clear();
+  arrivals_.clear();
+}
+
+void DmaEngine::admitArrivals() {
+  std::stable_sort(
+      arrivals_.begin(), arrivals_.end(),
+      [](const DmaRequest* a, const DmaRequest* b) { return a->requester < b->requester; });
+  queue_.insert(queue_.end(), arrivals_.begin(), arrivals_.end());
+  arrivals_.clear();
+}
+
+void DmaEngine::startQueued() {
+  for (uint32_t ch = 0; ch < channel_.size() && !queue_.empty(); ++ch) {
+    if (channel_[ch]) continue;
+    DmaRequest* request = queue_.front();
+    queue_.pop_front();
+    start(ch, request);
+  }
+}
 
 void DmaEngine::dispatch() {
   // Failed requests end after their set-up time.
@@ -62,12 +77,8 @@ void DmaEngine::dispatch() {
     failed_.erase(failed_.begin());
     finish(ch);
   }
-  for (uint32_t ch = 0; ch < channel_.size() && !queue_.empty(); ++ch) {
-    if (channel_[ch]) continue;
-    DmaRequest* request = queue_.front();
-    queue_.pop_front();
-    start(ch, request);
-  }
+  admitArrivals();
+  startQueued();
   if (!failed_.empty()) next_trigger(failed_.begin()->first - now, kick_);
 }
 
@@ -153,13 +164,8 @@ void DmaEngine::transferDone(uint32_t port, const timing::Completion& completion
   total_bytes_ += channel_[port]->bytes();
   if (tracer_) tracer_->set(sig_total_, total_bytes_);
   finish(port);
-  // A channel is free: start the next request now (the bus is arbitrating this cycle).
-  for (uint32_t ch = 0; ch < channel_.size() && !queue_.empty(); ++ch) {
-    if (channel_[ch]) continue;
-    DmaRequest* request = queue_.front();
-    queue_.pop_front();
-    start(ch, request);
-  }
+  // A channel is free: start the next queued request now (the bus is arbitrating this cycle).
+  startQueued();
 }
 
 void DmaEngine::finish(uint32_t ch) {

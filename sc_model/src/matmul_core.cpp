@@ -110,6 +110,7 @@ DmaRequest MatmulCore::makeRequest(DmaRequest::Direction dir, uint64_t mem_addr,
   r.rows = 1;
   r.row_bytes = bytes;
   r.job = job_;
+  r.requester = id_;
   r.tag = job_generation_;
   r.sink = this;
   return r;

@@ -2,7 +2,7 @@
 // inconsistent chunk plans, bad configs and --set values. Each exits 2 with one line on stderr
 // naming the problem and leaves no output file; a plan made for other hardware is re-planned
 // with one warning and gives the right bytes. The cases are built here from real models, and the
-// outcomes written to test-tmp/corpus/results.md.
+// outcomes written to test-tmp/Corpus.EveryBadInputExitsTwoWithOneLine/results.md.
 
 #include <gtest/gtest.h>
 
@@ -56,7 +56,7 @@ struct Case {
 class Corpus : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = makeTempDir("corpus");
+    dir_ = makeTestDir();
     const GoldenCase& mlp = goldenCase("mlp_49_100_50_10_pt");
     golden_ = &mlp;
     plain_ = readFile(mlp.model);

@@ -34,8 +34,8 @@ void PrintTo(const Fault& f, std::ostream* os) {
 
 class FaultRuns : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    dir_ = makeTempDir("faults");
+  void SetUp() override {
+    dir_ = makeTestDir();
     // Three FULLY_CONNECTED layers planned for four cores: jobs 0..5 over two invocations.
     ASSERT_EQ(runHilsim({"gen-model", "--layers", "256,128,96,32", "--out", dir_ + "/mlp.tflite"})
                   .exit_code,
@@ -49,8 +49,7 @@ class FaultRuns : public ::testing::Test {
     ASSERT_TRUE(clean.err.empty()) << clean.err;
   }
   static std::string config() { return std::string(HILSIM_SOURCE_DIR) + "/configs/m4.yaml"; }
-  static std::vector<std::string> runArgs(const std::string& tag,
-                                          const std::vector<std::string>& extra) {
+  std::vector<std::string> runArgs(const std::string& tag, const std::vector<std::string>& extra) {
     std::vector<std::string> args = {"run",
                                      "--model",
                                      dir_ + "/mlp_m4.tflite",
@@ -68,9 +67,8 @@ class FaultRuns : public ::testing::Test {
     args.insert(args.end(), extra.begin(), extra.end());
     return args;
   }
-  static std::string dir_;
+  std::string dir_;
 };
-std::string FaultRuns::dir_;
 
 class FaultInjection : public FaultRuns, public ::testing::WithParamInterface<Fault> {};
 

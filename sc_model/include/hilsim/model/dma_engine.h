@@ -1,16 +1,18 @@
 #pragma once
 // The accelerator's DMA engine: requests from the cores wait in one FIFO for a free channel;
-// each channel is a bus arbitration port. A transfer costs setup_cycles (accelerator clock), then
-// the access latency, then its bursts as the bus arbiter grants them. Its data moves in one TLM
-// transaction per row (or per sim.transaction_bytes chunk: the timing does not depend on it),
-// directly between system memory and the core's SRAM: one copy.
+// each channel is a bus arbitration port. Requests submitted at the same simulated time enter in
+// the order of their requesters (core index), whatever order the simulation kernel happened to
+// run the cores in, so channel assignment and arbitration are reproducible. A transfer costs
+// setup_cycles (accelerator clock), then the access latency, then its bursts as the bus arbiter
+// grants them. Its data moves in one TLM transaction per row (or per sim.transaction_bytes chunk:
+// the timing does not depend on it), directly between system memory and the core's SRAM: one copy.
 
+#include <tlm_utils/simple_initiator_socket.h>
 #include <cstdint>
 #include <deque>
 #include <map>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
 #include <vector>
 
 #include "hilsim/config/hardware_config.h"
@@ -31,13 +33,14 @@ struct DmaRequest {
   uint8_t* local = nullptr;
   Memory* local_memory = nullptr;  // the SRAM `local` points into, if any (enables snapshots)
   uint64_t local_offset = 0;
-  uint32_t rows = 1;      // a 2-D transfer moves `rows` rows of row_bytes
+  uint32_t rows = 1;  // a 2-D transfer moves `rows` rows of row_bytes
   uint64_t row_bytes = 0;
   uint64_t mem_stride = 0;
   uint64_t local_stride = 0;
   sc_core::sc_time not_before;  // earliest start
   uint32_t job = 0;
-  uint64_t tag = 0;             // owner's use (e.g. reset generation)
+  uint32_t requester = 0;  // e.g. the core index: orders requests submitted together
+  uint64_t tag = 0;        // owner's use (e.g. reset generation)
   DmaSink* sink = nullptr;
 
   // Results, valid when the sink is told.
@@ -76,6 +79,10 @@ class DmaEngine : public sc_core::sc_module, public BusClient {
 
  private:
   void dispatch();
+  // Moves this time step's submissions into the FIFO, in requester order.
+  void admitArrivals();
+  // Starts queued requests on free channels.
+  void startQueued();
   void start(uint32_t channel, DmaRequest* request);
   void transferDone(uint32_t port, const timing::Completion& completion) override;
   // Moves the data; false (with the request's error fields set) on an error response.
@@ -86,6 +93,7 @@ class DmaEngine : public sc_core::sc_module, public BusClient {
   sc_core::sc_time setup_;
   uint64_t transaction_bytes_;
   Bus& bus_;
+  std::vector<DmaRequest*> arrivals_;  // submitted, not yet admitted to the FIFO
   std::deque<DmaRequest*> queue_;
   std::vector<DmaRequest*> channel_;
   std::multimap<sc_core::sc_time, uint32_t> failed_;  // channels whose failed request ends then
