@@ -333,16 +333,16 @@ std::vector<KeySpec> buildTable() {
   t.push_back(choiceKey(HILSIM_FIELD(sim.log_level),
                         named({LogLevel::kTrace, LogLevel::kDebug, LogLevel::kInfo, LogLevel::kWarn,
                                LogLevel::kError, LogLevel::kOff}),
-                        "Least severe log message printed."));
+                        "Least severe library log message printed on stderr (debug: every accelerator job)."));
   t.push_back(intKey(HILSIM_FIELD(sim.watchdog_cycles), "cycles (CPU clock)",
                      IntRule{{{1000, 1'000'000'000'000ll}}},
-                     "A run with no progress for this long is reported as a hang."));
+                     "A run with no progress for this long is reported as a hang; the driver stops waiting for an interrupt after half of it."));
   t.push_back(
       choiceKey(HILSIM_FIELD(sim.fault),
                 named({Fault::kNone, Fault::kBusError, Fault::kIrqLost, Fault::kDmaUnmapped}),
-                "Fault to inject, to test how the stack reacts."));
+                "Fault injected into one accelerator job: an error response, a lost interrupt or a transfer to unmapped memory."));
   t.push_back(intKey(HILSIM_FIELD(sim.fault_at_job), "jobs", IntRule{{{0, 1'000'000'000}}},
-                     "Accelerator job that receives sim.fault (0: the first job)."));
+                     "Accelerator job that receives sim.fault (0: the first job of the run)."));
   t.push_back(intKey(HILSIM_FIELD(sim.transaction_bytes), "bytes",
                      IntRule{{{0, 0}, {64, 1ll << 30}}},
                      "Size of the TLM transactions DMA data is split into (0: one per transfer); "
