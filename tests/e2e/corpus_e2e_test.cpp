@@ -157,6 +157,8 @@ TEST_F(Corpus, EveryBadInputExitsTwoWithOneLine) {
   configCase("config missing include", "include: nowhere.yaml\n",
              "bad.yaml:1: include 'nowhere.yaml': file not found");
   configCase("config broken YAML", "accel: {num_cores: 4\n", "YAML syntax error");
+  configCase("config that sends yaml-cpp's document loop round forever", "&a,\n",
+             "bad.yaml:1: YAML syntax error: unexpected ',' at column 3");
   configCase("config cmsis_nn on rv32im", "cpu:\n  preset: rv32im\n  kernels: cmsis_nn\n",
              "cpu.kernels");
   auto setCase = [&](std::string name, std::string set, std::string fragment) {
