@@ -4,6 +4,7 @@
 // else ReshapeOptions.new_shape) is checked against it.
 
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -41,11 +42,14 @@ Shape resolveStretch(Shape dims, int64_t elements) {
     } else if (dims[i] < 0) {
       throw ModelError("requested shape " + shapeString(dims) + " has a negative dimension");
     } else {
+      if (dims[i] != 0 && known > std::numeric_limits<int64_t>::max() / dims[i])
+        throw ModelError("requested shape " + shapeString(dims) + " has too many elements");
       known *= dims[i];
     }
   }
   if (stretch >= 0) {
-    if (known == 0 || elements % known != 0)
+    if (known == 0 || elements % known != 0 ||
+        elements / known > std::numeric_limits<int32_t>::max())
       throw ModelError("requested shape " + shapeString(dims) + " cannot hold " +
                        std::to_string(elements) + " elements");
     dims[static_cast<size_t>(stretch)] = static_cast<int32_t>(elements / known);

@@ -4,6 +4,7 @@
 // requantization of PopulateConvolutionQuantizationParams (tensorflow/lite/kernels/kernel_util.cc).
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -69,6 +70,16 @@ inline WindowGeometry computeWindowGeometry(const Tensor& in, const Tensor& out,
   if (rows.out_size <= 0 || cols.out_size <= 0)
     throw ModelError("window " + std::to_string(filter_h) + "x" + std::to_string(filter_w) +
                      " does not fit input " + describe(in) + " with VALID padding");
+  // The kernels index the input with int32 arithmetic: out * stride - pad + tap * dilation.
+  const auto fitsInt32 = [](int64_t out, int32_t stride, int32_t filter, int32_t dilation) {
+    return out * stride + dilatedFilterSize(filter, dilation) <=
+           std::numeric_limits<int32_t>::max();
+  };
+  if (!fitsInt32(rows.out_size, stride_h, filter_h, dilation_h) ||
+      !fitsInt32(cols.out_size, stride_w, filter_w, dilation_w))
+    throw ModelError("strides (" + std::to_string(stride_h) + "," + std::to_string(stride_w) +
+                     ") and dilations (" + std::to_string(dilation_h) + "," +
+                     std::to_string(dilation_w) + ") are too large for input " + describe(in));
   g.out_h = rows.out_size;
   g.out_w = cols.out_size;
   g.pad_h = rows.pad_before;
