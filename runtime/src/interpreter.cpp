@@ -202,16 +202,30 @@ void Interpreter::allocate() {
   // Plan: tensors first, then scratch buffers (each alive during its node only).
   std::vector<ArenaRequest> requests;
   std::vector<Tensor*> request_tensor;
+  const auto tooLarge = [&](uint64_t bytes, const std::string& what) {
+    return ModelError("model '" + model_.label() + "': " + what + " needs " +
+                      std::to_string(bytes) + " bytes, more than the " +
+                      std::to_string(options_.max_arena_bytes) +
+                      "-byte tensor arena hilsim allows");
+  };
   for (size_t i = 0; i < tensors_.size(); ++i) {
     if (first_use[i] < 0) continue;
+    if (tensors_[i].bytes > options_.max_arena_bytes)
+      throw tooLarge(tensors_[i].bytes,
+                     "tensor " + std::to_string(i) + " ('" + tensors_[i].name + "')");
     requests.push_back({tensors_[i].bytes, first_use[i], last_use[i]});
     request_tensor.push_back(&tensors_[i]);
   }
   const size_t first_scratch = requests.size();
   for (size_t n = 0; n < num_nodes; ++n)
-    for (size_t bytes : scratch_sizes_[n])
+    for (size_t bytes : scratch_sizes_[n]) {
+      if (bytes > options_.max_arena_bytes)
+        throw tooLarge(bytes, "a scratch buffer of operator " + std::to_string(n));
       requests.push_back({bytes, static_cast<int>(n), static_cast<int>(n)});
+    }
   plan_ = planArena(requests);
+  if (plan_.total_bytes > options_.max_arena_bytes)
+    throw tooLarge(plan_.total_bytes, "the tensor arena");
   arena_.assign(plan_.total_bytes, 0);
   for (size_t r = 0; r < first_scratch; ++r)
     request_tensor[r]->data = arena_.data() + plan_.offsets[r];

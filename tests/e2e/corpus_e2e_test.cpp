@@ -115,6 +115,10 @@ TEST_F(Corpus, EveryBadInputExitsTwoWithOneLine) {
             "operator 1 (FULLY_CONNECTED): output INT8 [1,7] does not match");
   modelCase("unsupported operator", readFile(sharedDir() + "/models/trained_lstm_int8.tflite"),
             "operator 0 (UNIDIRECTIONAL_SEQUENCE_LSTM): unsupported operator");
+  modelCase("activation tensor of 100 GB (found by fuzzing)",
+            readFile(std::string(HILSIM_SOURCE_DIR) +
+                     "/tests/fuzz/regressions/model/arena-of-100-gigabytes"),
+            "needs 106904422080 bytes, more than the 1073741824-byte tensor arena");
   // Malformed or inconsistent chunk plans.
   m = unpack(annotated_);
   m->subgraphs[0]->operators[0]->custom_options[4] = 'Z';

@@ -17,9 +17,12 @@
 namespace hilsim::rt {
 
 struct InterpreterOptions {
-  HostClock* clock = nullptr;          // defaults to an internal CountingClock
-  Profiler* profiler = nullptr;        // optional
-  CpuCostModel cost_model;             // reference-kernel cycles
+  HostClock* clock = nullptr;    // defaults to an internal CountingClock
+  Profiler* profiler = nullptr;  // optional
+  CpuCostModel cost_model;       // reference-kernel cycles
+  // Largest tensor arena the interpreter allocates: far above any microcontroller model, it
+  // turns a corrupt shape into an error instead of an attempt to allocate gigabytes.
+  uint64_t max_arena_bytes = uint64_t{1} << 30;
 };
 
 class Interpreter {
