@@ -25,7 +25,8 @@ void expectUsageError(const RunOutcome& r, const std::vector<std::string>& fragm
 
 TEST(BadModels, TruncatedAndBitFlippedModelsExitTwo) {
   const std::string dir = makeTempDir("bad-models");
-  const std::vector<uint8_t> model = readFile(sharedDir() + "/models/micro_speech_quantized.tflite");
+  const std::vector<uint8_t> model =
+      readFile(sharedDir() + "/models/micro_speech_quantized.tflite");
   std::mt19937_64 rng(99);
   int accepted = 0;
   for (int i = 0; i < 40; ++i) {
@@ -58,18 +59,27 @@ TEST(BadModels, NamedProblems) {
                    {"not a TFLite model"});
   expectUsageError(runHilsim({"run", "--model", sharedDir() + "/models/trained_lstm_int8.tflite"}),
                    {"operator 0 (UNIDIRECTIONAL_SEQUENCE_LSTM): unsupported operator"});
-  expectUsageError(runHilsim({"inspect", sharedDir() + "/golden/index.json"}), {"not a TFLite model"});
+  expectUsageError(runHilsim({"inspect", sharedDir() + "/golden/index.json"}),
+                   {"not a TFLite model"});
 }
 
 TEST(BadInputs, InputSizeMustBeWholeFrames) {
   const std::string dir = makeTempDir("bad-input");
   writeFile(dir + "/in.bin", std::vector<uint8_t>(3, 0));
-  expectUsageError(runHilsim({"run", "--model", sharedDir() + "/models/micro_speech_quantized.tflite",
-                              "--input", dir + "/in.bin"}),
-                   {"--input holds 3 bytes", "not a whole number of 1960-byte frames"});
+  expectUsageError(
+      runHilsim({"run", "--model", sharedDir() + "/models/micro_speech_quantized.tflite", "--input",
+                 dir + "/in.bin"}),
+      {"--input holds 3 bytes", "not a whole number of 1960-byte frames"});
   expectUsageError(runHilsim({"run", "--input", dir + "/missing.bin"}), {"missing.bin"});
   expectUsageError(runHilsim({"run", "--output", dir + "/no/such/dir/out.bin"}),
                    {"directory", "does not exist"});
+}
+
+TEST(BadEnvironment, UnknownDatapathIsAnError) {
+  setenv("HILSIM_DATAPATH", "sse9", 1);
+  const RunOutcome r = runHilsim({"run", "--quiet"});
+  unsetenv("HILSIM_DATAPATH");
+  expectUsageError(r, {"HILSIM_DATAPATH=sse9 is not one of portable|avx2|avx512"});
 }
 
 TEST(BadFlags, UsageErrors) {
@@ -92,8 +102,9 @@ TEST(BadConfigs, EachNamesFileLineAndKey) {
   };
   expectUsageError(runHilsim({"run", "--config", config("typo.yaml", "accel:\n  num_corse: 4\n")}),
                    {"typo.yaml:2", "accel.num_corse", "did you mean 'accel.num_cores'"});
-  expectUsageError(runHilsim({"run", "--config", config("type.yaml", "accel:\n  num_cores: four\n")}),
-                   {"type.yaml:2", "accel.num_cores", "expected an integer"});
+  expectUsageError(
+      runHilsim({"run", "--config", config("type.yaml", "accel:\n  num_cores: four\n")}),
+      {"type.yaml:2", "accel.num_cores", "expected an integer"});
   expectUsageError(runHilsim({"run", "--config", config("range.yaml", "bus:\n  width_bytes: 3\n")}),
                    {"range.yaml:2", "bus.width_bytes"});
   expectUsageError(runHilsim({"run", "--config", config("zero.yaml", "accel:\n  num_cores: 0\n")}),
@@ -104,7 +115,8 @@ TEST(BadConfigs, EachNamesFileLineAndKey) {
                    {"inc.yaml:1", "nothere.yaml"});
   expectUsageError(runHilsim({"run", "--config", config("broken.yaml", "accel: [1, 2\n")}),
                    {"broken.yaml", "YAML"});
-  expectUsageError(runHilsim({"run", "--set", "accel.num_cores=65"}), {"--set", "accel.num_cores", "1..64"});
+  expectUsageError(runHilsim({"run", "--set", "accel.num_cores=65"}),
+                   {"--set", "accel.num_cores", "1..64"});
   expectUsageError(runHilsim({"config", "--config", dir + "/absent.yaml"}), {"absent.yaml"});
 }
 

@@ -4,9 +4,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include "commands.h"
+#include "hilsim/core/dot.h"
 #include "hilsim/errors.h"
 #include "logging.h"
 
@@ -36,7 +38,8 @@ constexpr Command kCommands[] = {
 
 void printUsage(std::ostream& out) {
   out << "usage: hilsim <command> [options]\n\n"
-         "hilsim simulates an M-core int8 matmul accelerator behind a TFLite-Micro-style runtime.\n\n"
+         "hilsim simulates an M-core int8 matmul accelerator behind a TFLite-Micro-style "
+         "runtime.\n\n"
          "commands:\n";
   for (const Command& c : kCommands) {
     std::string name = c.name;
@@ -53,10 +56,33 @@ std::string oneLine(std::string message) {
   return message;
 }
 
+// HILSIM_DATAPATH=portable|avx2|avx512 forces the cores' datapath; a name this CPU cannot run
+// is an error rather than a silent fallback, so a run never claims a path it did not take.
+void applyDatapathOverride() {
+  const char* forced = std::getenv("HILSIM_DATAPATH");
+  if (forced == nullptr) return;
+  const std::optional<hilsim::core::DotPath> path = hilsim::core::dotPathByName(forced);
+  if (!path)
+    throw hilsim::UsageError(std::string("HILSIM_DATAPATH=") + forced +
+                             " is not one of portable|avx2|avx512");
+  std::string available;
+  for (hilsim::core::DotPath p : hilsim::core::availableDotPaths()) {
+    if (p == *path) {
+      hilsim::core::selectDotPath(p);
+      return;
+    }
+    available += (available.empty() ? "" : ", ") + std::string(hilsim::core::dotPathName(p));
+  }
+  throw hilsim::UsageError(std::string("HILSIM_DATAPATH=") + forced +
+                           ": this CPU cannot run that datapath (it can run " + available + ")");
+}
+
 }  // namespace
 
 // SystemC's library wants an sc_main; hilsim drives the simulation from main instead.
-extern "C" int sc_main(int, char**) { return 0; }
+extern "C" int sc_main(int, char**) {
+  return 0;
+}
 
 int main(int argc, char** argv) {
   setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);
@@ -75,6 +101,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   try {
+    applyDatapathOverride();
     for (const Command& c : kCommands)
       if (name == c.name) return c.run(argc, argv, 2);
     std::cerr << "hilsim: unknown command '" << name << "' (see hilsim --help)\n";

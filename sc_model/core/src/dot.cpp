@@ -2,8 +2,6 @@
 
 #include <immintrin.h>
 
-#include <cstdlib>
-#include <cstring>
 #include <stdexcept>
 #include <vector>
 
@@ -16,7 +14,8 @@ void dotPortable(const int8_t* w, const int8_t* x, int32_t zp, uint32_t k, uint3
     const int8_t* row = w + static_cast<uint64_t>(f) * k;
     uint32_t acc = 0;
     for (uint32_t d = 0; d < k; ++d)
-      acc += static_cast<uint32_t>(static_cast<int32_t>(row[d]) * (static_cast<int32_t>(x[d]) - zp));
+      acc +=
+          static_cast<uint32_t>(static_cast<int32_t>(row[d]) * (static_cast<int32_t>(x[d]) - zp));
     out[f] = static_cast<int32_t>(acc);
   }
 }
@@ -24,7 +23,7 @@ void dotPortable(const int8_t* w, const int8_t* x, int32_t zp, uint32_t k, uint3
 // 16 products per step: weights sign-extended to int16 times the activations minus their zero
 // point (int16), adjacent pairs added into 8 int32 lanes (exact: |w * (x - zp)| <= 128 * 255).
 __attribute__((target("avx2"))) void dotAvx2(const int8_t* w, const int8_t* x, int32_t zp,
-                                              uint32_t k, uint32_t features, int32_t* out) {
+                                             uint32_t k, uint32_t features, int32_t* out) {
   thread_local std::vector<int16_t> xs;
   xs.resize(k);
   for (uint32_t d = 0; d < k; ++d) xs[d] = static_cast<int16_t>(x[d] - zp);
@@ -94,8 +93,10 @@ HILSIM_AVX512 void dotAvx512(const int8_t* w, const int8_t* x, int32_t zp, uint3
 
 bool supported(DotPath path) {
   switch (path) {
-    case DotPath::kPortable: return true;
-    case DotPath::kAvx2: return __builtin_cpu_supports("avx2");
+    case DotPath::kPortable:
+      return true;
+    case DotPath::kAvx2:
+      return __builtin_cpu_supports("avx2");
     case DotPath::kAvx512:
       return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
              __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vnni");
@@ -104,12 +105,7 @@ bool supported(DotPath path) {
 }
 
 DotPath initialPath() {
-  if (const char* forced = std::getenv("HILSIM_DATAPATH")) {
-    for (DotPath p : {DotPath::kPortable, DotPath::kAvx2, DotPath::kAvx512})
-      if (std::strcmp(forced, dotPathName(p)) == 0 && supported(p)) return p;
-  }
-  const std::vector<DotPath> paths = availableDotPaths();
-  return paths.back();
+  return availableDotPaths().back();
 }
 
 DotPath& active() {
@@ -121,11 +117,20 @@ DotPath& active() {
 
 const char* dotPathName(DotPath path) {
   switch (path) {
-    case DotPath::kPortable: return "portable";
-    case DotPath::kAvx2: return "avx2";
-    case DotPath::kAvx512: return "avx512";
+    case DotPath::kPortable:
+      return "portable";
+    case DotPath::kAvx2:
+      return "avx2";
+    case DotPath::kAvx512:
+      return "avx512";
   }
   return "?";
+}
+
+std::optional<DotPath> dotPathByName(std::string_view name) {
+  for (DotPath p : {DotPath::kPortable, DotPath::kAvx2, DotPath::kAvx512})
+    if (name == dotPathName(p)) return p;
+  return std::nullopt;
 }
 
 std::vector<DotPath> availableDotPaths() {
@@ -135,7 +140,9 @@ std::vector<DotPath> availableDotPaths() {
   return paths;
 }
 
-DotPath activeDotPath() { return active(); }
+DotPath activeDotPath() {
+  return active();
+}
 
 void selectDotPath(DotPath path) {
   if (!supported(path))
@@ -147,9 +154,12 @@ void selectDotPath(DotPath path) {
 void dotRows(const int8_t* w, const int8_t* x, int32_t x_zero_point, uint32_t k, uint32_t features,
              int32_t* out) {
   switch (active()) {
-    case DotPath::kAvx512: return dotAvx512(w, x, x_zero_point, k, features, out);
-    case DotPath::kAvx2: return dotAvx2(w, x, x_zero_point, k, features, out);
-    case DotPath::kPortable: return dotPortable(w, x, x_zero_point, k, features, out);
+    case DotPath::kAvx512:
+      return dotAvx512(w, x, x_zero_point, k, features, out);
+    case DotPath::kAvx2:
+      return dotAvx2(w, x, x_zero_point, k, features, out);
+    case DotPath::kPortable:
+      return dotPortable(w, x, x_zero_point, k, features, out);
   }
 }
 
