@@ -330,17 +330,20 @@ std::vector<KeySpec> buildTable() {
   // sim
   t.push_back(intKey(HILSIM_FIELD(sim.quantum_ns), "ns", IntRule{{{1, 1'000'000'000}}},
                      "TLM quantum: how far the host CPU may run ahead before it synchronizes."));
-  t.push_back(choiceKey(HILSIM_FIELD(sim.log_level),
-                        named({LogLevel::kTrace, LogLevel::kDebug, LogLevel::kInfo, LogLevel::kWarn,
-                               LogLevel::kError, LogLevel::kOff}),
-                        "Least severe library log message printed on stderr (debug: every accelerator job)."));
+  t.push_back(choiceKey(
+      HILSIM_FIELD(sim.log_level),
+      named({LogLevel::kTrace, LogLevel::kDebug, LogLevel::kInfo, LogLevel::kWarn, LogLevel::kError,
+             LogLevel::kOff}),
+      "Least severe library log message printed on stderr (debug: every accelerator job)."));
   t.push_back(intKey(HILSIM_FIELD(sim.watchdog_cycles), "cycles (CPU clock)",
                      IntRule{{{1000, 1'000'000'000'000ll}}},
-                     "A run with no progress for this long is reported as a hang; the driver stops waiting for an interrupt after half of it."));
+                     "A run with no progress for this long is reported as a hang; the driver stops "
+                     "waiting for an interrupt after half of it."));
   t.push_back(
       choiceKey(HILSIM_FIELD(sim.fault),
                 named({Fault::kNone, Fault::kBusError, Fault::kIrqLost, Fault::kDmaUnmapped}),
-                "Fault injected into one accelerator job: an error response, a lost interrupt or a transfer to unmapped memory."));
+                "Fault injected into one accelerator job: an error response, a lost interrupt or a "
+                "transfer to unmapped memory."));
   t.push_back(intKey(HILSIM_FIELD(sim.fault_at_job), "jobs", IntRule{{{0, 1'000'000'000}}},
                      "Accelerator job that receives sim.fault (0: the first job of the run)."));
   t.push_back(intKey(HILSIM_FIELD(sim.transaction_bytes), "bytes",
@@ -410,9 +413,9 @@ std::string unknownKeyMessage(const std::string& path) {
   std::string best;
   size_t best_score = std::numeric_limits<size_t>::max();
   for (const std::string& candidate : index().paths) {
-    const size_t whole = editDistance(path, candidate);
+    const size_t whole = suggestionDistance(path, candidate);
     const size_t by_leaf =
-        editDistance(leaf, leafOf(candidate)) + (parentOf(candidate) == parent ? 0 : 1);
+        suggestionDistance(leaf, leafOf(candidate)) + (parentOf(candidate) == parent ? 0 : 1);
     const size_t score = std::min(whole, by_leaf);
     if (score < best_score) best_score = score, best = candidate;
   }

@@ -110,8 +110,17 @@ size_t editDistance(const std::string& a, const std::string& b) {
   return d[n][m];
 }
 
+namespace {
+constexpr size_t kMostEditsToSuggest = 3;
+}  // namespace
+
+size_t suggestionDistance(const std::string& a, const std::string& b) {
+  const size_t gap = a.size() > b.size() ? a.size() - b.size() : b.size() - a.size();
+  return gap > kMostEditsToSuggest ? gap : editDistance(a, b);
+}
+
 bool closeEnough(size_t distance, size_t length) {
-  return distance <= std::max<size_t>(1, std::min<size_t>(3, length / 3));
+  return distance <= std::max<size_t>(1, std::min(kMostEditsToSuggest, length / 3));
 }
 
 std::optional<std::string> nearest(const std::string& word,
@@ -124,7 +133,7 @@ std::optional<std::string> nearest(const std::string& word,
   std::optional<std::string> best;
   size_t best_distance = std::numeric_limits<size_t>::max();
   for (const std::string& c : candidates) {
-    const size_t d = editDistance(lower(word), lower(c));
+    const size_t d = suggestionDistance(lower(word), lower(c));
     if (d < best_distance) best_distance = d, best = c;
   }
   if (!best || !closeEnough(best_distance, word.size())) return std::nullopt;

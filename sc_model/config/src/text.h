@@ -22,6 +22,9 @@ std::string formatNumber(double value);
 
 // Restricted Damerau-Levenshtein distance (a swap of two neighbours counts as one edit).
 size_t editDistance(const std::string& a, const std::string& b);
+// editDistance where it could be close enough to suggest; otherwise a lower bound above that
+// limit (the length difference), found without the quadratic table.
+size_t suggestionDistance(const std::string& a, const std::string& b);
 // Whether `distance` is small enough, for a name of `length` characters, to suggest.
 bool closeEnough(size_t distance, size_t length);
 // The candidate nearest to `word`, if close enough to suggest.
