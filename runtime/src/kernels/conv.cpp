@@ -21,7 +21,6 @@ struct ConvParams {
   int32_t filters_per_group = 0;  // output channels per group
   const Tensor* input = nullptr;
   const Tensor* filter = nullptr;  // [out_c, filter_h, filter_w, filter_in_c]
-  std::vector<int32_t> bias;       // one per output channel (zeros without a bias tensor)
   Tensor* output = nullptr;
 };
 
@@ -73,11 +72,8 @@ void convInt8(const ConvParams& p) {
                                offset, p.filter_in_c);
             }
           }
-          int32_t acc = wrapAdd(static_cast<int32_t>(sum), p.bias[size_t(oc)]);
-          acc = multiplyByQuantizedMultiplier(acc, p.quant.multipliers[size_t(oc)],
-                                              p.quant.shifts[size_t(oc)]);
-          acc = wrapAdd(acc, p.quant.output_zero_point);
-          *output++ = static_cast<int8_t>(std::clamp(acc, p.quant.act_min, p.quant.act_max));
+          *output++ = p.quant.output(wrapAdd(static_cast<int32_t>(sum), p.quant.bias[size_t(oc)]),
+                                     size_t(oc));
         }
       }
     }
@@ -120,8 +116,6 @@ class Conv2DRef final : public Kernel {
     p_.input = &in;
     p_.filter = &filter;
     p_.output = &out;
-    p_.bias.assign(size_t(g.out_c), 0);
-    if (bias) std::copy(bias->as<int32_t>(), bias->as<int32_t>() + g.out_c, p_.bias.begin());
 
     OpWork work;
     work.outputs = g.outputs();

@@ -21,7 +21,6 @@ struct DepthwiseParams {
   int32_t depth_multiplier = 1;
   const Tensor* input = nullptr;
   const Tensor* filter = nullptr;  // [1, filter_h, filter_w, out_c]
-  std::vector<int32_t> bias;       // one per output channel (zeros without a bias tensor)
   Tensor* output = nullptr;
 };
 
@@ -57,7 +56,7 @@ void depthwiseConvInt8(const DepthwiseParams& p, uint32_t* acc) {
       const int32_t y0 = out_y * g.stride_h - g.pad_h;
       for (int32_t out_x = 0; out_x < g.out_w; ++out_x) {
         const int32_t x0 = out_x * g.stride_w - g.pad_w;
-        for (size_t c = 0; c < out_c; ++c) acc[c] = static_cast<uint32_t>(p.bias[c]);
+        for (size_t c = 0; c < out_c; ++c) acc[c] = static_cast<uint32_t>(p.quant.bias[c]);
         for (int32_t fy = 0; fy < g.filter_h; ++fy) {
           const int32_t in_y = y0 + fy * g.dilation_h;
           if (in_y < 0 || in_y >= g.in_h) continue;
@@ -69,12 +68,8 @@ void depthwiseConvInt8(const DepthwiseParams& p, uint32_t* acc) {
                           p.quant.input_offset, g.in_c, p.depth_multiplier, acc);
           }
         }
-        for (size_t c = 0; c < out_c; ++c) {
-          int32_t value = multiplyByQuantizedMultiplier(static_cast<int32_t>(acc[c]),
-                                                        p.quant.multipliers[c], p.quant.shifts[c]);
-          value = wrapAdd(value, p.quant.output_zero_point);
-          *output++ = static_cast<int8_t>(std::clamp(value, p.quant.act_min, p.quant.act_max));
-        }
+        for (size_t c = 0; c < out_c; ++c)
+          *output++ = p.quant.output(static_cast<int32_t>(acc[c]), c);
       }
     }
   }
@@ -114,8 +109,6 @@ class DepthwiseConv2DRef final : public Kernel {
     p_.input = &in;
     p_.filter = &filter;
     p_.output = &out;
-    p_.bias.assign(size_t(g.out_c), 0);
-    if (bias) std::copy(bias->as<int32_t>(), bias->as<int32_t>() + g.out_c, p_.bias.begin());
     acc_.assign(size_t(g.out_c), 0);
 
     OpWork work;

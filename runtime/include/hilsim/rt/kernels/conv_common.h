@@ -3,6 +3,7 @@
 // AVERAGE_POOL_2D): NHWC geometry with TensorFlow Lite's padding, and the per-channel
 // requantization of PopulateConvolutionQuantizationParams (tensorflow/lite/kernels/kernel_util.cc).
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -94,20 +95,29 @@ inline WindowGeometry computeWindowGeometry(const Tensor& in, const Tensor& out,
   return g;
 }
 
-// Requantization of an int8 convolution with per-channel (or broadcast per-tensor) filter scales.
+// Bias and requantization of an int8 convolution with per-channel (or broadcast per-tensor)
+// filter scales.
 struct ConvQuantParams {
   int32_t input_offset = 0;  // -input zero point
   int32_t output_zero_point = 0;
   int32_t act_min = -128;
   int32_t act_max = 127;
+  std::vector<int32_t> bias;         // one per output channel (zeros without a bias tensor)
   std::vector<int32_t> multipliers;  // one per output channel
   std::vector<int32_t> shifts;
+
+  // The int8 output of channel `c` for its biased accumulator.
+  int8_t output(int32_t acc, size_t c) const {
+    int32_t value = multiplyByQuantizedMultiplier(acc, multipliers[c], shifts[c]);
+    value = wrapAdd(value, output_zero_point);
+    return static_cast<int8_t>(std::clamp(value, act_min, act_max));
+  }
 };
 
 // Validates the int8 tensors of a convolution (input, int8 filter quantized along
-// `channel_dim` or per tensor, optional int32 bias of `channels` elements, output) and
-// computes the per-channel multipliers as TFLite does: double(in_scale) * double(w_scale[c]) /
-// double(out_scale), for one scale as well as many. Throws ModelError.
+// `channel_dim` or per tensor, optional int32 bias of `channels` elements, output), copies the
+// bias and computes the per-channel multipliers as TFLite does: double(in_scale) *
+// double(w_scale[c]) / double(out_scale), for one scale as well as many. Throws ModelError.
 inline ConvQuantParams prepareConvQuant(const Tensor& in, const Tensor& filter, const Tensor* bias,
                                         const Tensor& out,
                                         tflite::ActivationFunctionType activation, int32_t channels,
@@ -143,6 +153,8 @@ inline ConvQuantParams prepareConvQuant(const Tensor& in, const Tensor& filter, 
   q.output_zero_point = out.quant.zero_point0();
   const double in_scale = in.quant.scale0();
   const double out_scale = out.quant.scale0();
+  q.bias.assign(static_cast<size_t>(channels), 0);
+  if (bias) std::copy(bias->as<int32_t>(), bias->as<int32_t>() + channels, q.bias.begin());
   q.multipliers.resize(static_cast<size_t>(channels));
   q.shifts.resize(static_cast<size_t>(channels));
   for (size_t c = 0; c < static_cast<size_t>(channels); ++c) {
