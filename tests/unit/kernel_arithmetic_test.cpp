@@ -8,14 +8,14 @@
 #include <cmath>
 #include <cstdint>
 
-#include "hilsim/rt/kernels/fixed_point.h"
+#include "hilsim/kernels/fixed_point.h"
 #include "hilsim/rt/kernels/padding.h"
 #include "hilsim/rt/kernels/pooling.h"
 
 namespace hilsim::rt {
 namespace {
 
-namespace fp = fixed_point;
+namespace fp = kernels::fixed_point;
 
 constexpr double kTwoTo31 = 2147483648.0;
 constexpr int32_t kOneQ5 = int32_t{1} << 26;  // 1.0 with 5 integer bits

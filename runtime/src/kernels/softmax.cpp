@@ -8,7 +8,7 @@
 #include <limits>
 #include <string>
 
-#include "hilsim/rt/kernels/fixed_point.h"
+#include "hilsim/kernels/fixed_point.h"
 #include "hilsim/rt/kernels/kernel_util.h"
 #include "hilsim/rt/kernels/reference.h"
 #include "hilsim/rt/quant.h"
@@ -51,7 +51,7 @@ void softmaxFloat(const SoftmaxParams& p) {
 
 template <typename Out>
 void softmaxInt8(const SoftmaxParams& p) {
-  namespace fp = fixed_point;
+  namespace fp = kernels::fixed_point;
   constexpr int32_t kOutMin = std::numeric_limits<Out>::min();
   constexpr int32_t kOutMax = std::numeric_limits<Out>::max();
   constexpr int kOutBits = 8 * static_cast<int>(sizeof(Out));

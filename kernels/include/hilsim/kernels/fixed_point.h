@@ -2,14 +2,14 @@
 // gemmlowp's scalar fixed-point arithmetic (fixedpoint/fixedpoint.h) on raw int32 values, as
 // TensorFlow Lite Micro's quantized SOFTMAX uses it. A value with I integer bits stands for
 // raw / 2^(31 - I); "Q0" values lie in [-1, 1) and their "one" saturates to INT32_MAX.
-// Every function reproduces gemmlowp's rounding and saturation exactly.
+// Every function reproduces gemmlowp's rounding and saturation exactly. Freestanding.
 
 #include <cstdint>
 #include <limits>
 
-#include "hilsim/rt/quant.h"
+#include "hilsim/kernels/quant_math.h"
 
-namespace hilsim::rt::fixed_point {
+namespace hilsim::kernels::fixed_point {
 
 constexpr int32_t kRawMax = std::numeric_limits<int32_t>::max();
 constexpr int32_t kRawMin = std::numeric_limits<int32_t>::min();
@@ -120,4 +120,4 @@ inline int32_t multiplyByQuantizedMultiplierGreaterThanOne(int32_t x, int32_t mu
   return saturatingRoundingDoublingHighMul(shifted, multiplier);
 }
 
-}  // namespace hilsim::rt::fixed_point
+}  // namespace hilsim::kernels::fixed_point
