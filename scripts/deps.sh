@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev   # fuzzers and sanitizer builds
   parallel                   # tests of sweep job files
+  libdnnl-dev ocl-icd-opencl-dev opencl-c-headers   # oneDNN, the benchmarks' native baseline
   librsvg2-bin               # renders the SVG plots in tests
 )
 

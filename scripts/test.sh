@@ -20,25 +20,46 @@ fi
 build() {  # build DIR [cmake options...]
   local dir=$1
   shift
-  cmake -S . -B "$dir" -DHILSIM_SHARED_DIR="$shared" "$@" >/dev/null
+  # The suite is turned on explicitly: build/ may have been configured by demo.sh.
+  cmake -S . -B "$dir" -DHILSIM_SHARED_DIR="$shared" -DHILSIM_BUILD_TESTS=ON "$@" >/dev/null
   cmake --build "$dir" -j"$jobs"
 }
 
-echo "== default build: every test"
-build build -DCMAKE_BUILD_TYPE=Release
-(cd build && ctest -j"$jobs" --output-on-failure --timeout 300)
+run_ctest() {  # run_ctest DIR [ctest options...]: fails when no test is found
+  local dir=$1
+  shift
+  (cd "$dir" && ctest -j"$jobs" --output-on-failure --no-tests=error "$@")
+}
 
+stage() {  # stage TITLE COMMAND...: runs one step and prints its wall time
+  local title=$1 start
+  shift
+  echo "== $title"
+  start=$(date +%s)
+  "$@"
+  echo "== $title: $(($(date +%s) - start)) s"
+}
+
+default_stage() {
+  build build -DCMAKE_BUILD_TYPE=Release
+  run_ctest build --timeout 300
+}
+native_stage() {
+  build build-native -DCMAKE_BUILD_TYPE=Release -DHILSIM_NATIVE=ON -DHILSIM_BUILD_BENCH=OFF \
+    -DHILSIM_REFERENCE_HILSIM="$PWD/build/hilsim"
+  run_ctest build-native --timeout 300 -L 'golden|determinism'
+}
+asan_stage() {
+  build build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHILSIM_SANITIZE=ON -DHILSIM_BUILD_BENCH=OFF
+  run_ctest build-asan --timeout 900
+}
+fuzz_stage() {
+  HILSIM_SHARED_DIR="$shared" FUZZ_SECONDS=${HILSIM_FUZZ_SECONDS:-60} ./scripts/fuzz.sh
+}
+
+stage "default build: every test" default_stage
 if [ "${HILSIM_TEST_QUICK:-0}" = "1" ]; then exit 0; fi
-
-echo "== -O3 -march=native build: bit-exactness and determinism tests"
-build build-native -DCMAKE_BUILD_TYPE=Release -DHILSIM_NATIVE=ON -DHILSIM_BUILD_BENCH=OFF \
-  -DHILSIM_REFERENCE_HILSIM="$PWD/build/hilsim"
-(cd build-native && ctest -j"$jobs" --output-on-failure --timeout 300 -L 'golden|determinism')
-
-echo "== ASan + UBSan build: every test"
-build build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHILSIM_SANITIZE=ON -DHILSIM_BUILD_BENCH=OFF
-(cd build-asan && ctest -j"$jobs" --output-on-failure --timeout 900)
-
-echo "== fuzzing: model loader, chunk-plan reader, config loader"
-HILSIM_SHARED_DIR="$shared" FUZZ_SECONDS=${HILSIM_FUZZ_SECONDS:-60} ./scripts/fuzz.sh
+stage "-O3 -march=native build: bit-exactness and determinism tests" native_stage
+stage "ASan + UBSan build: every test" asan_stage
+stage "fuzzing: model loader, chunk-plan reader, config loader" fuzz_stage
 echo "all tests passed"
