@@ -47,6 +47,35 @@ uint64_t CpuCostModel::cycles(tflite::BuiltinOperator op, const OpWork& w) const
       return toCycles(c_.fc_per_mac * c_.weight_memory_factor * d(w.macs) +
                       c_.svdf_state_per_byte * d(w.state_bytes) +
                       c_.fc_per_output * d(w.extra_outputs) + c_.fc_per_call);
+    case Op::MAX_POOL_2D:
+      return toCycles(c_.pool_per_element * d(w.window_elements) + c_.op_per_call);
+    case Op::ADD:
+    case Op::SUB:
+      return toCycles(c_.add_per_element * d(w.elements) + c_.op_per_call);
+    case Op::MUL:
+      return toCycles(c_.mul_per_element * d(w.elements) + c_.op_per_call);
+    case Op::MAXIMUM:
+    case Op::MINIMUM:
+      return toCycles(c_.minmax_per_element * d(w.elements) + c_.op_per_call);
+    case Op::LOGISTIC:
+    case Op::TANH:
+      return toCycles(c_.activation_per_element * d(w.elements) + c_.op_per_call);
+    case Op::HARD_SWISH:
+      return toCycles(c_.hard_swish_per_element * d(w.elements) + c_.op_per_call);
+    case Op::CONCATENATION:
+    case Op::PAD:
+    case Op::PADV2:
+    case Op::TRANSPOSE:
+    case Op::STRIDED_SLICE:
+    case Op::SQUEEZE:
+      return toCycles(c_.copy_per_element * d(w.elements) + c_.op_per_call);
+    case Op::MEAN:
+      return toCycles(c_.mean_per_element * d(w.elements) +
+                      c_.quantize_per_element * d(w.outputs) + c_.op_per_call);
+    case Op::UNIDIRECTIONAL_SEQUENCE_LSTM:
+      return toCycles(c_.fc_per_mac * c_.weight_memory_factor * d(w.macs) +
+                      c_.fc_per_output * 8.0 * d(w.elements) +
+                      c_.lstm_cell_per_element * d(w.elements) + c_.fc_per_call);
     default:
       return toCycles(c_.quantize_per_element * d(w.elements) + c_.op_per_call);
   }

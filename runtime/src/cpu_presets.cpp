@@ -17,6 +17,7 @@ struct CorePreset {
   double fc_cmsis[3];   // a, b, c of FULLY_CONNECTED, CMSIS-NN kernels
   double softmax_ref;   // cycles per element, reference kernel
   double dequantize_ref;
+  double add_ref;       // cycles per element of an int8 ADD, reference kernel
   bool helium;
 };
 
@@ -25,15 +26,24 @@ constexpr double kConv1x1PerMac = 18.6, kConvPerMac = 19.0, kConvPerOutput = 164
                  kConvPerCall = 4500.0, kDwPerMac = 48.8, kPoolPerElement = 22.7,
                  kQuantizePerElement = 5.3, kInterpreterFloor = 1000.0, kStatePerByte = 1.0;
 
+// Element-wise operators relative to the preset's int8 ADD (configs/README.md, all E): MUL does
+// one requantization where ADD does three; MAXIMUM/MINIMUM only compare; LOGISTIC/TANH evaluate a
+// fixed-point exp and reciprocal (about forty 64-bit multiplies); HARD_SWISH two requantizations;
+// an LSTM cell step runs five activations and four multiplies.
+constexpr double kMulPerAdd = 0.5, kMinMaxPerAdd = 0.25, kActivationPerAdd = 2.0,
+                 kHardSwishPerAdd = 1.0, kLstmCellPerAdd = 12.0;
+// Data movement (RV32, E): an indexed copy per element; MEAN accumulates per input element.
+constexpr double kCopyPerElement = 4.0, kMeanPerElement = 6.0;
+
 const std::map<std::string, CorePreset>& presets() {
   static const std::map<std::string, CorePreset> table = {
-      {"cortex-m0plus", {48, 2.0, {26, 160, 5000}, true, {13, 40, 3000}, 4340, 504, false}},
-      {"cortex-m4f", {120, 1.0, {13, 80, 3000}, true, {3.7, 20, 2000}, 600, 8, false}},
-      {"cortex-m33", {128, 1.0, {13, 80, 3000}, true, {2.8, 18, 2000}, 600, 8, false}},
-      {"cortex-m7", {480, 1.6, {21, 130, 3000}, true, {2.3, 15, 1500}, 960, 12.8, false}},
-      {"cortex-m55", {400, 0.9, {12, 70, 3000}, true, {2.7, 18, 2000}, 540, 7.2, false}},
-      {"cortex-m55-helium", {400, 0.9, {12, 70, 3000}, true, {0.8, 16, 2000}, 540, 7.2, true}},
-      {"rv32im", {100, 1.0, {13.2, 100, 4000}, false, {0, 0, 0}, 2170, 252, false}},
+      {"cortex-m0plus", {48, 2.0, {26, 160, 5000}, true, {13, 40, 3000}, 4340, 504, 230, false}},
+      {"cortex-m4f", {120, 1.0, {13, 80, 3000}, true, {3.7, 20, 2000}, 600, 8, 60, false}},
+      {"cortex-m33", {128, 1.0, {13, 80, 3000}, true, {2.8, 18, 2000}, 600, 8, 60, false}},
+      {"cortex-m7", {480, 1.6, {21, 130, 3000}, true, {2.3, 15, 1500}, 960, 12.8, 96, false}},
+      {"cortex-m55", {400, 0.9, {12, 70, 3000}, true, {2.7, 18, 2000}, 540, 7.2, 54, false}},
+      {"cortex-m55-helium", {400, 0.9, {12, 70, 3000}, true, {0.8, 16, 2000}, 540, 7.2, 54, true}},
+      {"rv32im", {100, 1.0, {13.2, 100, 4000}, false, {0, 0, 0}, 2170, 252, 115, false}},
   };
   return table;
 }
@@ -81,6 +91,14 @@ CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library) {
   c.reshape_per_call = kInterpreterFloor * p.k;
   c.op_per_call = kInterpreterFloor * p.k;
   c.svdf_state_per_byte = kStatePerByte * p.k;
+  c.add_per_element = p.add_ref;
+  c.mul_per_element = p.add_ref * kMulPerAdd;
+  c.minmax_per_element = p.add_ref * kMinMaxPerAdd;
+  c.activation_per_element = p.add_ref * kActivationPerAdd;
+  c.hard_swish_per_element = p.add_ref * kHardSwishPerAdd;
+  c.lstm_cell_per_element = p.add_ref * kLstmCellPerAdd;
+  c.copy_per_element = kCopyPerElement * p.k;
+  c.mean_per_element = kMeanPerElement * p.k;
   c.reduction_multiple = 1;
   if (library == KernelLibrary::kReference) return c;
 

@@ -184,11 +184,14 @@ void Interpreter::allocate() {
   scratch_offsets_.assign(num_nodes, {});
   for (size_t n = 0; n < num_nodes; ++n) {
     Node& node = nodes_[n];
-    const KernelFactory* factory = resolver_.find(node.op);
-    if (!factory)
-      throw ModelError("model '" + model_.label() + "': " + nodeLabel(node) +
-                       ": unsupported operator " + opName(node.op) +
+    const KernelFactory* factory =
+        node.op == tflite::BuiltinOperator::CUSTOM ? nullptr : resolver_.find(node.op);
+    if (!factory) {
+      const std::string label = model_.operatorLabel(*node.op_fb);
+      throw ModelError("model '" + model_.label() + "': operator " + std::to_string(node.index) +
+                       " (" + label + "): unsupported operator " + label +
                        " (hilsim has no kernel for it)");
+    }
     try {
       kernels_.push_back((*factory)());
       NodeContext ctx(*this, n);

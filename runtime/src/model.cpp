@@ -196,7 +196,7 @@ void Model::validate() const {
       if (op.opcode_index() >= num_codes)
         throw ModelError(label + ": operator code index " + std::to_string(op.opcode_index()) +
                          " out of range (model has " + std::to_string(num_codes) + " codes)");
-      label += " (" + std::string(opName(opCode(op))) + ")";
+      label += " (" + operatorLabel(op) + ")";
       if (op.inputs())
         for (int32_t index : *op.inputs()) check_index(index, true, label + " input");
       if (op.outputs())
@@ -216,6 +216,16 @@ void Model::validate() const {
 
 tflite::BuiltinOperator Model::opCode(const tflite::Operator& op) const {
   return builtinCode(*model_->operator_codes()->Get(op.opcode_index()));
+}
+
+std::string Model::operatorLabel(const tflite::Operator& op) const {
+  const tflite::BuiltinOperator code = opCode(op);
+  if (code != tflite::BuiltinOperator::CUSTOM) return opName(code);
+  const tflite::OperatorCode& entry = *model_->operator_codes()->Get(op.opcode_index());
+  std::string custom = entry.custom_code() ? entry.custom_code()->str() : std::string();
+  for (char& c : custom)  // keep messages on one printable line
+    if (c < 0x20 || c == 0x7f) c = '?';
+  return custom.empty() ? std::string("CUSTOM (no custom code)") : "CUSTOM '" + custom + "'";
 }
 
 ConstBytes Model::bufferData(uint32_t buffer_index) const {

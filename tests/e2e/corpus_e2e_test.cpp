@@ -113,8 +113,9 @@ TEST_F(Corpus, EveryBadInputExitsTwoWithOneLine) {
       {1, 7};
   modelCase("layer output shape disagrees", pack(*m),
             "operator 1 (FULLY_CONNECTED): output INT8 [1,7] does not match");
-  modelCase("unsupported operator", readFile(sharedDir() + "/models/trained_lstm_int8.tflite"),
-            "operator 0 (UNIDIRECTIONAL_SEQUENCE_LSTM): unsupported operator");
+  modelCase("unsupported custom operator",
+            readFile(sharedDir() + "/models/audio_preprocessor_int8.tflite"),
+            "operator 0 (CUSTOM 'SignalWindow'): unsupported operator");
   modelCase("activation tensor of 100 GB (found by fuzzing)",
             readFile(std::string(HILSIM_SOURCE_DIR) +
                      "/tests/fuzz/regressions/model/arena-of-100-gigabytes"),

@@ -57,8 +57,9 @@ TEST(BadModels, NamedProblems) {
                    {"cannot open model '/no/such/model.tflite'"});
   expectUsageError(runHilsim({"run", "--model", sharedDir() + "/golden/README.md"}),
                    {"not a TFLite model"});
-  expectUsageError(runHilsim({"run", "--model", sharedDir() + "/models/trained_lstm_int8.tflite"}),
-                   {"operator 0 (UNIDIRECTIONAL_SEQUENCE_LSTM): unsupported operator"});
+  expectUsageError(
+      runHilsim({"run", "--model", sharedDir() + "/models/audio_preprocessor_int8.tflite"}),
+      {"operator 0 (CUSTOM 'SignalWindow'): unsupported operator"});
   expectUsageError(runHilsim({"inspect", sharedDir() + "/golden/index.json"}),
                    {"not a TFLite model"});
 }

@@ -125,8 +125,8 @@ TEST(ModelLoader, NamesTheProblem) {
                           m.subgraphs[0]->tensors[0]->type = tflite::TensorType::INT16;
                         }),
                  "operator 0 (FULLY_CONNECTED): unsupported types");
-  expectRejected(readFile(sharedDir() + "/models/trained_lstm_int8.tflite"),
-                 "operator 0 (UNIDIRECTIONAL_SEQUENCE_LSTM): unsupported operator");
+  expectRejected(readFile(sharedDir() + "/models/audio_preprocessor_int8.tflite"),
+                 "operator 0 (CUSTOM 'SignalWindow'): unsupported operator");
   // Not a model at all.
   std::vector<uint8_t> text(100, 'x');
   expectRejected(text, "not a TFLite model (file identifier 'xxxx', expected 'TFL3')");

@@ -182,6 +182,8 @@ std::vector<AnnotationStatus> readAnnotations(rt::Model& model) {
     }
   for (const rt::Node& node : interp.nodes()) {
     AnnotationStatus& s = status[static_cast<size_t>(node.index)];
+    // A custom operator's custom_options are its own parameters, never a hilsim plan.
+    if (node.op == tflite::BuiltinOperator::CUSTOM) continue;
     const auto* custom = node.op_fb->custom_options();
     std::vector<uint8_t> bytes;
     if (custom && custom->size()) {

@@ -3,9 +3,9 @@
 #include <cstdio>
 #include <sstream>
 
+#include "annotate.h"
 #include "hilsim/errors.h"
 #include "hilsim/rt/interpreter.h"
-#include "annotate.h"
 #include "json.h"
 
 namespace hilsim::cli {
@@ -29,14 +29,15 @@ std::string optionsSummary(const tflite::Operator& op) {
       const auto* o = op.builtin_options_as_Conv2DOptions();
       s << "padding " << tflite::EnumNamePadding(o->padding()) << ", stride " << o->stride_h()
         << "x" << o->stride_w() << ", dilation " << o->dilation_h_factor() << "x"
-        << o->dilation_w_factor() << ", activation " << activationName(o->fused_activation_function());
+        << o->dilation_w_factor() << ", activation "
+        << activationName(o->fused_activation_function());
       break;
     }
     case T::DepthwiseConv2DOptions: {
       const auto* o = op.builtin_options_as_DepthwiseConv2DOptions();
       s << "padding " << tflite::EnumNamePadding(o->padding()) << ", stride " << o->stride_h()
-        << "x" << o->stride_w() << ", depth_multiplier " << o->depth_multiplier()
-        << ", activation " << activationName(o->fused_activation_function());
+        << "x" << o->stride_w() << ", depth_multiplier " << o->depth_multiplier() << ", activation "
+        << activationName(o->fused_activation_function());
       break;
     }
     case T::Pool2DOptions: {
@@ -51,7 +52,8 @@ std::string optionsSummary(const tflite::Operator& op) {
       break;
     case T::SVDFOptions: {
       const auto* o = op.builtin_options_as_SVDFOptions();
-      s << "rank " << o->rank() << ", activation " << activationName(o->fused_activation_function());
+      s << "rank " << o->rank() << ", activation "
+        << activationName(o->fused_activation_function());
       break;
     }
     case T::NONE:
@@ -89,7 +91,8 @@ ModelView describeModel(rt::Model& model) {
       if (t.shape()) tv.shape.assign(t.shape()->begin(), t.shape()->end());
       if (const auto* q = t.quantization()) {
         if (q->scale()) tv.scales.assign(q->scale()->begin(), q->scale()->end());
-        if (q->zero_point()) tv.zero_points.assign(q->zero_point()->begin(), q->zero_point()->end());
+        if (q->zero_point())
+          tv.zero_points.assign(q->zero_point()->begin(), q->zero_point()->end());
         tv.quantized_dimension = q->quantized_dimension();
       }
       tv.buffer = t.buffer();
@@ -102,7 +105,7 @@ ModelView describeModel(rt::Model& model) {
       const tflite::Operator& op = *sg.operators()->Get(i);
       OperatorView ov;
       ov.index = static_cast<int>(i);
-      ov.op = rt::opName(model.opCode(op));
+      ov.op = model.operatorLabel(op);
       if (op.inputs()) ov.inputs.assign(op.inputs()->begin(), op.inputs()->end());
       if (op.outputs()) ov.outputs.assign(op.outputs()->begin(), op.outputs()->end());
       ov.options = optionsSummary(op);
@@ -123,13 +126,25 @@ ModelView describeModel(rt::Model& model) {
       view.metadata.emplace_back(md->name() ? md->name()->str() : "",
                                  model.bufferData(md->buffer()).size);
 
+  const rt::OpResolver resolver = rt::referenceOpResolver();
+  for (const rt::UnsupportedOperator& u : rt::unsupportedOperators(model, resolver)) {
+    view.operators[static_cast<size_t>(u.index)].supported = false;
+    view.unsupported.push_back("operator " + std::to_string(u.index) + " (" + u.label + ")");
+  }
+  if (!view.unsupported.empty()) {
+    view.run_status = "not runnable: " + std::to_string(view.unsupported.size()) + " operator" +
+                      (view.unsupported.size() == 1 ? " has" : "s have") + " no hilsim kernel";
+    return view;
+  }
   try {
-    const rt::OpResolver resolver = rt::referenceOpResolver();
     rt::Interpreter interp(model, resolver);
     interp.allocate();
     view.runnable = true;
     view.arena_bytes = interp.arenaPlan().total_bytes;
-    for (const rt::OpWork& w : interp.work()) view.macs += w.macs;
+    for (size_t i = 0; i < interp.work().size() && i < view.operators.size(); ++i) {
+      view.operators[i].macs = interp.work()[i].macs;
+      view.macs += interp.work()[i].macs;
+    }
     view.run_status = "runnable, arena " + std::to_string(view.arena_bytes) + " bytes";
   } catch (const UsageError& e) {
     view.run_status = std::string("not runnable: ") + e.what();
@@ -165,6 +180,8 @@ std::string modelViewText(const ModelView& v) {
     out << "  " << o.index << "  " << o.op << "  in " << joinInts(o.inputs) << " -> out "
         << joinInts(o.outputs);
     if (!o.options.empty()) out << "  (" << o.options << ")";
+    if (o.macs) out << "  " << o.macs << " MACs";
+    if (!o.supported) out << "  [unsupported]";
     if (o.custom_options_bytes) out << "  custom_options " << o.custom_options_bytes << " B";
     if (!o.annotation.empty()) out << "\n      annotation: " << o.annotation;
     out << "\n";
@@ -177,6 +194,8 @@ std::string modelViewText(const ModelView& v) {
       << (v.invalid_annotations ? ", " + std::to_string(v.invalid_annotations) + " invalid" : "")
       << "\n";
   out << "MACs per invocation: " << v.macs << "\n";
+  for (const std::string& u : v.unsupported)
+    out << "unsupported: " << u << ": hilsim has no kernel for it\n";
   out << v.run_status << "\n";
   return out.str();
 }
@@ -219,7 +238,8 @@ std::string modelViewJson(const ModelView& v) {
     j.key("outputs");
     ints(o.outputs);
     j.key("options").value(o.options).key("custom_options_bytes").value(o.custom_options_bytes);
-    j.key("annotation").value(o.annotation).endObject();
+    j.key("annotation").value(o.annotation);
+    j.key("supported").value(o.supported).key("macs").value(o.macs).endObject();
   }
   j.endArray();
   j.key("metadata").beginArray();
@@ -228,6 +248,9 @@ std::string modelViewJson(const ModelView& v) {
   j.endArray();
   j.key("annotated_operators").value(v.annotated);
   j.key("invalid_annotations").value(v.invalid_annotations);
+  j.key("unsupported").beginArray();
+  for (const std::string& u : v.unsupported) j.value(u);
+  j.endArray();
   j.key("runnable").value(v.runnable).key("status").value(v.run_status);
   j.key("arena_bytes").value(v.arena_bytes).key("macs").value(v.macs);
   j.endObject();

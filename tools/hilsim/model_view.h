@@ -30,6 +30,8 @@ struct OperatorView {
   std::string options;  // short summary, e.g. "activation RELU"
   uint64_t custom_options_bytes = 0;
   std::string annotation;  // summary of a hilsim plan, or empty
+  bool supported = true;   // hilsim has a kernel for it
+  uint64_t macs = 0;       // per invocation, when the model is runnable
 };
 
 struct ModelView {
@@ -43,8 +45,9 @@ struct ModelView {
   std::vector<int32_t> inputs;
   std::vector<int32_t> outputs;
   std::vector<std::pair<std::string, uint64_t>> metadata;  // name, bytes
-  uint64_t annotated = 0;            // operators carrying a hilsim plan
+  uint64_t annotated = 0;                                  // operators carrying a hilsim plan
   uint64_t invalid_annotations = 0;
+  std::vector<std::string> unsupported;  // "operator 3 (CUSTOM 'SignalWindow')", in order
   bool runnable = false;
   std::string run_status;  // "arena N bytes" or the error
   uint64_t arena_bytes = 0;

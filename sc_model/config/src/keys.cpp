@@ -308,20 +308,47 @@ std::vector<KeySpec> buildTable() {
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dwconv_per_call), "cycles/call", 0, kUnbounded,
                        "DEPTHWISE_CONV_2D, per invocation.", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.pool_per_element), "cycles/element", 0,
-                       kUnbounded, "AVERAGE_POOL_2D, per window element (outputs x KH x KW).",
+                       kUnbounded,
+                       "AVERAGE_POOL_2D and MAX_POOL_2D, per window element (outputs x KH x KW).",
                        kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.softmax_per_element), "cycles/element", 0,
                        kUnbounded, "SOFTMAX, per element.", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.quantize_per_element), "cycles/element", 0,
-                       kUnbounded, "QUANTIZE and other element-wise ops, per element.", kPreset));
+                       kUnbounded,
+                       "QUANTIZE, per element; MEAN, per output; operators without their own "
+                       "coefficient, per element.",
+                       kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dequantize_per_element), "cycles/element", 0,
                        kUnbounded, "DEQUANTIZE, per element.", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.reshape_per_call), "cycles/call", 0,
                        kUnbounded, "RESHAPE, per invocation.", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.op_per_call), "cycles/call", 0, kUnbounded,
-                       "Per invocation of pooling, SOFTMAX and element-wise ops.", kPreset));
+                       "Per invocation of pooling, SOFTMAX, element-wise and data-movement ops.",
+                       kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.svdf_state_per_byte), "cycles/byte", 0,
                        kUnbounded, "SVDF, per byte of state shifted.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.add_per_element), "cycles/element", 0,
+                       kUnbounded, "ADD and SUB, per output element.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.mul_per_element), "cycles/element", 0,
+                       kUnbounded, "MUL, per output element.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.minmax_per_element), "cycles/element", 0,
+                       kUnbounded, "MAXIMUM and MINIMUM, per output element.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.activation_per_element), "cycles/element", 0,
+                       kUnbounded, "LOGISTIC and TANH, per element.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.hard_swish_per_element), "cycles/element", 0,
+                       kUnbounded, "HARD_SWISH, per element.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.copy_per_element), "cycles/element", 0,
+                       kUnbounded,
+                       "CONCATENATION, PAD, PADV2, TRANSPOSE, STRIDED_SLICE and SQUEEZE, per output "
+                       "element.",
+                       kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.mean_per_element), "cycles/element", 0,
+                       kUnbounded, "MEAN, per input element.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.lstm_cell_per_element), "cycles/element", 0,
+                       kUnbounded,
+                       "UNIDIRECTIONAL_SEQUENCE_LSTM, element-wise gate and cell work per cell and "
+                       "time step.",
+                       kPreset));
   t.push_back(intKey(HILSIM_FIELD(cpu.coefficients.reduction_multiple), "elements", kCount64,
                      "FULLY_CONNECTED pads K up to a multiple of this (16 for Helium kernels).",
                      kPreset));

@@ -71,6 +71,8 @@ struct RawCoefficients {
   RawFloat dwconv_per_mac, dwconv_per_call;
   RawFloat pool_per_element, softmax_per_element, quantize_per_element, dequantize_per_element;
   RawFloat reshape_per_call, op_per_call, svdf_state_per_byte;
+  RawFloat add_per_element, mul_per_element, minmax_per_element, activation_per_element;
+  RawFloat hard_swish_per_element, copy_per_element, mean_per_element, lstm_cell_per_element;
   RawInt reduction_multiple;
   RawFloat weight_memory_factor;
 };

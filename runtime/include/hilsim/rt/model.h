@@ -36,6 +36,9 @@ class Model {
   const tflite::SubGraph& mainSubgraph() const { return *model_->subgraphs()->Get(0); }
   // The builtin code of an operator (the larger of the deprecated and current fields).
   tflite::BuiltinOperator opCode(const tflite::Operator& op) const;
+  // The operator's name for messages: its builtin name ("FULLY_CONNECTED"), or for a custom
+  // operator its custom code ("CUSTOM 'SignalWindow'").
+  std::string operatorLabel(const tflite::Operator& op) const;
   // Data of a buffer (empty if it holds none). Index validated at load.
   ConstBytes bufferData(uint32_t buffer_index) const;
   // Mutable view of a constant buffer, for tensors whose data the runtime points at.

@@ -5,8 +5,11 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "hilsim/rt/kernel.h"
+#include "hilsim/rt/model.h"
 
 namespace hilsim::rt {
 
@@ -21,6 +24,15 @@ class OpResolver {
  private:
   std::map<tflite::BuiltinOperator, KernelFactory> factories_;
 };
+
+struct UnsupportedOperator {
+  int index = -1;
+  std::string label;  // Model::operatorLabel
+};
+
+// The operators of the model's main subgraph that `resolver` has no kernel for, in order.
+std::vector<UnsupportedOperator> unsupportedOperators(const Model& model,
+                                                      const OpResolver& resolver);
 
 // A resolver with every reference kernel hilsim has.
 OpResolver referenceOpResolver();
