@@ -31,6 +31,14 @@ void expectCoefficientsEq(const rt::CpuCoefficients& a, const rt::CpuCoefficient
   EXPECT_EQ(a.reshape_per_call, b.reshape_per_call);
   EXPECT_EQ(a.op_per_call, b.op_per_call);
   EXPECT_EQ(a.svdf_state_per_byte, b.svdf_state_per_byte);
+  EXPECT_EQ(a.add_per_element, b.add_per_element);
+  EXPECT_EQ(a.mul_per_element, b.mul_per_element);
+  EXPECT_EQ(a.minmax_per_element, b.minmax_per_element);
+  EXPECT_EQ(a.activation_per_element, b.activation_per_element);
+  EXPECT_EQ(a.hard_swish_per_element, b.hard_swish_per_element);
+  EXPECT_EQ(a.copy_per_element, b.copy_per_element);
+  EXPECT_EQ(a.mean_per_element, b.mean_per_element);
+  EXPECT_EQ(a.lstm_cell_per_element, b.lstm_cell_per_element);
   EXPECT_EQ(a.reduction_multiple, b.reduction_multiple);
   EXPECT_EQ(a.weight_memory_factor, b.weight_memory_factor);
 }

@@ -1,0 +1,66 @@
+// The CPU cost model's formulas and preset figures, against values worked out by hand from
+// configs/README.md.
+
+#include <gtest/gtest.h>
+
+#include "hilsim/rt/cpu_cost_model.h"
+
+namespace hilsim::rt {
+namespace {
+
+using Op = tflite::BuiltinOperator;
+
+OpWork elementsWork(uint64_t elements) {
+  OpWork w;
+  w.elements = elements;
+  return w;
+}
+
+TEST(CpuCostModel, PublishedAddFiguresPerPreset) {
+  // cpu_cycles.md: ADD 115 cycles/element measured on RV32, ~60 estimated on Cortex-M4.
+  EXPECT_EQ(cpuPreset("rv32im", KernelLibrary::kReference).add_per_element, 115.0);
+  EXPECT_EQ(cpuPreset("cortex-m4f", KernelLibrary::kReference).add_per_element, 60.0);
+  EXPECT_EQ(cpuPreset("cortex-m0plus", KernelLibrary::kReference).add_per_element, 230.0);
+}
+
+TEST(CpuCostModel, ElementWiseOperatorsOnRv32) {
+  const CpuCostModel m(cpuPreset("rv32im", KernelLibrary::kReference));
+  // op_per_call = 1000 on RV32 (k = 1).
+  EXPECT_EQ(m.cycles(Op::ADD, elementsWork(1000)), 115'000u + 1000u);
+  EXPECT_EQ(m.cycles(Op::SUB, elementsWork(10)), 1150u + 1000u);
+  EXPECT_EQ(m.cycles(Op::MUL, elementsWork(1000)), 57'500u + 1000u);      // 0.5 x 115
+  EXPECT_EQ(m.cycles(Op::MAXIMUM, elementsWork(1000)), 28'750u + 1000u);  // 0.25 x 115
+  EXPECT_EQ(m.cycles(Op::MINIMUM, elementsWork(4)), 115u + 1000u);
+  EXPECT_EQ(m.cycles(Op::LOGISTIC, elementsWork(100)), 23'000u + 1000u);  // 2 x 115
+  EXPECT_EQ(m.cycles(Op::TANH, elementsWork(100)), 23'000u + 1000u);
+  EXPECT_EQ(m.cycles(Op::HARD_SWISH, elementsWork(100)), 11'500u + 1000u);
+  for (Op op :
+       {Op::CONCATENATION, Op::PAD, Op::PADV2, Op::TRANSPOSE, Op::STRIDED_SLICE, Op::SQUEEZE})
+    EXPECT_EQ(m.cycles(op, elementsWork(250)), 1000u + 1000u) << EnumNameBuiltinOperator(op);
+}
+
+TEST(CpuCostModel, MeanAndMaxPoolOnRv32) {
+  const CpuCostModel m(cpuPreset("rv32im", KernelLibrary::kReference));
+  OpWork mean;
+  mean.elements = 7 * 7 * 1280;  // a 7x7 spatial mean of 1280 channels
+  mean.outputs = 1280;
+  // 6 x 62720 + 5.3 x 1280 + 1000 = 376320 + 6784 + 1000
+  EXPECT_EQ(m.cycles(Op::MEAN, mean), 384'104u);
+  OpWork pool;
+  pool.window_elements = 16 * 4;
+  EXPECT_EQ(m.cycles(Op::MAX_POOL_2D, pool), 2453u);  // 22.7 x 64 + 1000 = 2452.8
+}
+
+TEST(CpuCostModel, LstmIsItsGateProductsPlusCellWork) {
+  const CpuCostModel m(cpuPreset("rv32im", KernelLibrary::kReference));
+  // 49 steps, batch 1, 16 cells, input 257: gate MACs 49 x 4 x 16 x (257 + 16) = 856128.
+  OpWork w;
+  w.macs = 856'128;
+  w.elements = 49 * 16;  // cell steps
+  // 13.2 x 856128 + 100 x 8 x 784 + 12 x 115 x 784 + 4000
+  //   = 11300889.6 + 627200 + 1081920 + 4000 = 13014009.6 -> 13014010
+  EXPECT_EQ(m.cycles(Op::UNIDIRECTIONAL_SEQUENCE_LSTM, w), 13'014'010u);
+}
+
+}  // namespace
+}  // namespace hilsim::rt
