@@ -13,24 +13,27 @@
 #include <string>
 #include <vector>
 
+#include "hilsim/base/rng.h"
 #include "hilsim/config/derived.h"
 #include "hilsim/config/loader.h"
 #include "hilsim/core/dot.h"
-#include "hilsim/model/platform.h"
+#include "hilsim/modelgen/model_gen.h"
 #include "hilsim/rt/interpreter.h"
-#include "hilsim/rt/kernels/fully_connected_accel.h"
-#include "model_gen.h"
+#include "hilsim/sim/session.h"
 #include "native_gemv.h"
-#include "rng.h"
 
-extern "C" int sc_main(int, char**) { return 0; }
+extern "C" int sc_main(int, char**) {
+  return 0;
+}
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
 using hilsim::bench::NativeGemv;
 
-double microseconds(Clock::duration d) { return std::chrono::duration<double, std::micro>(d).count(); }
+double microseconds(Clock::duration d) {
+  return std::chrono::duration<double, std::micro>(d).count();
+}
 
 // Median over `batches` of the mean time of `per_batch` calls.
 template <typename Fn>
@@ -86,18 +89,18 @@ int main(int argc, char** argv) {
   const hilsim::config::HardwareConfig cfg = hilsim::config::loadConfig("", args.overrides);
 
   // The layer: a generated int8 model, and its weights for the native products.
-  hilsim::cli::MlpSpec spec;
+  hilsim::modelgen::MlpSpec spec;
   spec.layers = {args.k, args.n};
   spec.batch = args.rows;
   hilsim::rt::Model model =
-      hilsim::rt::Model::fromBytes(hilsim::cli::generateMlp(spec), "bench layer");
+      hilsim::rt::Model::fromBytes(hilsim::modelgen::generateMlp(spec), "bench layer");
   std::vector<int8_t> weights;
   const hilsim::rt::OpResolver ref = hilsim::rt::referenceOpResolver();
   hilsim::rt::Interpreter probe(model, ref);
   const hilsim::rt::Tensor* filter = probe.nodes()[0].inputs[1];
   weights.assign(filter->as<int8_t>(), filter->as<int8_t>() + filter->bytes);
   std::vector<int8_t> input(uint64_t{args.rows} * args.k);
-  hilsim::cli::Rng rng(3);
+  hilsim::Rng rng(3);
   for (int8_t& v : input) v = static_cast<int8_t>(rng.range(-128, 127));
 
   // Native products first.
@@ -109,10 +112,12 @@ int main(int argc, char** argv) {
   double best_native = 1e30;
   std::string best_name, natives_text;
   for (auto& g : natives) {
-    const int per_batch = std::max(1, static_cast<int>(2e5 / (double(args.k) * args.n * args.rows) * 100));
+    const int per_batch =
+        std::max(1, static_cast<int>(2e5 / (double(args.k) * args.n * args.rows) * 100));
     for (int i = 0; i < 20; ++i) g->run(input.data(), y.data());
     const double us = medianMicros(31, per_batch, [&] { g->run(input.data(), y.data()); });
-    natives_text += (natives_text.empty() ? "" : ", ") + g->name() + " " + std::to_string(us) + " us";
+    natives_text +=
+        (natives_text.empty() ? "" : ", ") + g->name() + " " + std::to_string(us) + " us";
     if (us < best_native) {
       best_native = us;
       best_name = g->name();
@@ -120,40 +125,32 @@ int main(int argc, char** argv) {
   }
 
   // The simulated inference: the runtime's accelerated kernel on the platform.
-  static std::unique_ptr<hilsim::model::Platform> platform;
-  platform = std::make_unique<hilsim::model::Platform>("platform", cfg, nullptr);
   double simulated = 0;
   uint64_t deltas = 0, cycles = 0;
-  hilsim::model::runOnPlatform(*platform, [&] {
-    hilsim::drv::Driver driver(platform->host(), hilsim::config::driverOptions(cfg));
-    if (driver.open() != hilsim::drv::Status::kOk) throw std::runtime_error(driver.lastError());
-    hilsim::rt::AccelContext accel(driver, hilsim::config::planHardware(cfg),
-                                   hilsim::config::planTiming(cfg), hilsim::config::costModel(cfg),
-                                   hilsim::rt::OffloadMode::kAccel);
-    hilsim::rt::OpResolver resolver = hilsim::rt::referenceOpResolver();
-    resolver.add(tflite::BuiltinOperator::FULLY_CONNECTED,
-                 [&accel] { return hilsim::rt::makeFullyConnectedAccel(accel); });
-    hilsim::rt::InterpreterOptions options;
-    options.clock = &platform->host();
-    options.cost_model = hilsim::config::costModel(cfg);
-    hilsim::rt::Interpreter interp(model, resolver, options);
-    interp.allocate();
-    std::memcpy(interp.input(0).data, input.data(), input.size());
-    interp.invoke();  // places the weights in device memory once
-    const int per_batch = std::max(1, args.iterations / 31);
-    const uint64_t d0 = sc_core::sc_delta_count(), c0 = platform->host().now();
-    simulated = medianMicros(31, per_batch, [&] { interp.invoke(); });
-    const uint64_t runs = uint64_t{31} * per_batch;
-    deltas = (sc_core::sc_delta_count() - d0) / runs;
-    cycles = (platform->host().now() - c0) / runs;
-  });
+  hilsim::sim::runSession(cfg, hilsim::sim::Mode::kAccel, nullptr,
+                          [&](hilsim::sim::HostSide& side) {
+                            hilsim::rt::InterpreterOptions options;
+                            options.clock = &side.host;
+                            options.cost_model = hilsim::config::costModel(cfg);
+                            hilsim::rt::Interpreter interp(model, side.resolver, options);
+                            interp.allocate();
+                            std::memcpy(interp.input(0).data, input.data(), input.size());
+                            interp.invoke();  // places the weights in device memory once
+                            const int per_batch = std::max(1, args.iterations / 31);
+                            const uint64_t d0 = sc_core::sc_delta_count(), c0 = side.host.now();
+                            simulated = medianMicros(31, per_batch, [&] { interp.invoke(); });
+                            const uint64_t runs = uint64_t{31} * per_batch;
+                            deltas = (sc_core::sc_delta_count() - d0) / runs;
+                            cycles = (side.host.now() - c0) / runs;
+                          });
 
   std::printf(
       "layer %ux%ux%u cores %u datapath %s: native %s (best %.2f us); simulated %.2f us per "
       "inference = %.2fx the best native, +%.2f us; %llu delta cycles and %llu simulated host "
       "cycles per inference\n",
-      args.rows, args.k, args.n, args.cores, hilsim::core::dotPathName(hilsim::core::activeDotPath()),
-      natives_text.c_str(), best_native, simulated, simulated / best_native, simulated - best_native,
+      args.rows, args.k, args.n, args.cores,
+      hilsim::core::dotPathName(hilsim::core::activeDotPath()), natives_text.c_str(), best_native,
+      simulated, simulated / best_native, simulated - best_native,
       static_cast<unsigned long long>(deltas), static_cast<unsigned long long>(cycles));
   return 0;
 }

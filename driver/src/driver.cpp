@@ -1,30 +1,37 @@
 #include "hilsim/drv/driver.h"
 
-#include <spdlog/spdlog.h>
-
 #include "device.h"
+#include "hilsim/base/log.h"
 #include "hilsim/drv/regs.h"
 
 namespace hilsim::drv {
 namespace {
 
-std::shared_ptr<spdlog::logger> log() {
-  std::shared_ptr<spdlog::logger> logger = spdlog::get("driver");
-  return logger ? logger : spdlog::default_logger();
+spdlog::logger& logger() {
+  static const std::shared_ptr<spdlog::logger> instance = log::get("driver");
+  return *instance;
 }
 
 }  // namespace
 
 const char* statusName(Status status) {
   switch (status) {
-    case Status::kOk: return "ok";
-    case Status::kNoDevice: return "no device";
-    case Status::kBadArgument: return "bad argument";
-    case Status::kOutOfMemory: return "out of device memory";
-    case Status::kBusy: return "busy";
-    case Status::kTimeout: return "timeout";
-    case Status::kHardwareError: return "hardware error";
-    case Status::kBusError: return "bus error";
+    case Status::kOk:
+      return "ok";
+    case Status::kNoDevice:
+      return "no device";
+    case Status::kBadArgument:
+      return "bad argument";
+    case Status::kOutOfMemory:
+      return "out of device memory";
+    case Status::kBusy:
+      return "busy";
+    case Status::kTimeout:
+      return "timeout";
+    case Status::kHardwareError:
+      return "hardware error";
+    case Status::kBusError:
+      return "bus error";
   }
   return "unknown";
 }
@@ -36,7 +43,7 @@ Driver::~Driver() = default;
 
 Status Driver::fail(Status status, const std::string& what) {
   last_error_ = what;
-  log()->info("driver: {}: {}", statusName(status), what);
+  logger().info("{}: {}", statusName(status), what);
   return status;
 }
 
@@ -50,8 +57,8 @@ Status Driver::open() {
   next_free_ = info_.mem_base;
   device_->enableInterrupts();
   last_error_.clear();
-  log()->debug("device: {} cores, {} bytes of memory at {:#x}", info_.num_cores, info_.mem_size,
-               info_.mem_base);
+  logger().debug("device: {} cores, {} bytes of memory at {:#x}", info_.num_cores, info_.mem_size,
+                 info_.mem_base);
   return Status::kOk;
 }
 
@@ -62,10 +69,10 @@ Status Driver::allocate(uint64_t bytes, uint64_t alignment, Buffer* out) {
   const uint64_t addr = (next_free_ + alignment - 1) & ~(alignment - 1);
   const uint64_t end = info_.mem_base + info_.mem_size;
   if (addr < next_free_ || addr > end || bytes > end - addr)
-    return fail(Status::kOutOfMemory,
-                "cannot allocate " + std::to_string(bytes) + " bytes: " +
-                    std::to_string(end - next_free_) + " of " + std::to_string(info_.mem_size) +
-                    " bytes of device memory left");
+    return fail(Status::kOutOfMemory, "cannot allocate " + std::to_string(bytes) +
+                                          " bytes: " + std::to_string(end - next_free_) + " of " +
+                                          std::to_string(info_.mem_size) +
+                                          " bytes of device memory left");
   next_free_ = addr + bytes;
   *out = {addr, bytes};
   return Status::kOk;
@@ -98,8 +105,8 @@ Status Driver::submit(const Job& job) {
   device_->start();
   job_running_ = true;
   ++jobs_submitted_;
-  log()->debug("job {}: descriptor table at {:#x}, core mask {:#x}", jobs_submitted_ - 1,
-               job.table_addr, job.core_mask);
+  logger().debug("job {}: descriptor table at {:#x}, core mask {:#x}", jobs_submitted_ - 1,
+                 job.table_addr, job.core_mask);
   return Status::kOk;
 }
 
@@ -121,7 +128,7 @@ Status Driver::wait(uint64_t timeout_cycles) {
     return fail(Status::kHardwareError, state + "; device soft-reset");
   }
   last_error_.clear();
-  log()->debug("job {}: done", jobs_submitted_ - 1);
+  logger().debug("job {}: done", jobs_submitted_ - 1);
   return Status::kOk;
 }
 
@@ -138,6 +145,8 @@ Status Driver::softReset() {
   return Status::kOk;
 }
 
-CoreCounters Driver::counters(uint32_t core) { return device_->counters(core); }
+CoreCounters Driver::counters(uint32_t core) {
+  return device_->counters(core);
+}
 
 }  // namespace hilsim::drv

@@ -36,6 +36,7 @@ HostCpu::HostCpu(sc_core::sc_module_name name, const config::HardwareConfig& con
 }
 
 void HostCpu::main() {
+  thread_ = sc_core::sc_get_current_process_handle();
   try {
     if (program_) program_();
   } catch (...) {
@@ -46,7 +47,13 @@ void HostCpu::main() {
   sc_core::sc_stop();
 }
 
-uint64_t HostCpu::now() const { return localTime().value() / clocks_.cpu.value(); }
+bool HostCpu::onCpuThread() const {
+  return thread_.valid() && sc_core::sc_get_current_process_handle() == thread_;
+}
+
+uint64_t HostCpu::now() const {
+  return localTime().value() / clocks_.cpu.value();
+}
 
 void HostCpu::setActivity(rt::CpuActivity activity, const sc_core::sc_time& at) {
   if (tracer_) tracer_->set(sig_state_, static_cast<uint64_t>(activity), at);
@@ -54,7 +61,8 @@ void HostCpu::setActivity(rt::CpuActivity activity, const sc_core::sc_time& at) 
 
 void HostCpu::traceLayer(std::optional<int> layer) {
   if (tracer_)
-    tracer_->set(sig_layer_, layer ? std::optional<uint64_t>(static_cast<uint64_t>(*layer)) : std::nullopt,
+    tracer_->set(sig_layer_,
+                 layer ? std::optional<uint64_t>(static_cast<uint64_t>(*layer)) : std::nullopt,
                  localTime());
 }
 
@@ -92,11 +100,13 @@ void HostCpu::registerAccess(tlm::tlm_command command, uint32_t offset, uint32_t
   qk_.inc(nextEdge(local, clocks_.cpu) - local);
   setActivity(rt::CpuActivity::kIdle, localTime());
   if (!trans.is_response_ok())
-    throw SimulationError("register access at offset 0x" + [&] {
-      char buf[16];
-      std::snprintf(buf, sizeof buf, "%x", offset);
-      return std::string(buf);
-    }() + " failed; last transaction: " + bus_.lastTransaction().describe());
+    throw SimulationError("register access at offset 0x" +
+                          [&] {
+                            char buf[16];
+                            std::snprintf(buf, sizeof buf, "%x", offset);
+                            return std::string(buf);
+                          }() +
+                          " failed; last transaction: " + bus_.lastTransaction().describe());
   if (qk_.need_sync()) qk_.sync();
 }
 

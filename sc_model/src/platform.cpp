@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "hilsim/base/log.h"
 #include "hilsim/drv/regs.h"
 #include "hilsim/errors.h"
 #include "main_stack.h"
@@ -13,6 +14,20 @@ namespace regs = drv::regs;
 namespace {
 constexpr int kHostInitiator = 0;
 constexpr int kDmaInitiator = 1;
+
+// SystemC's reports that it would display go to the "systemc" logger; what they make the kernel
+// do (throw, stop) is left to its default handler.
+void routeReport(const sc_core::sc_report& report, const sc_core::sc_actions& actions) {
+  if (actions & sc_core::SC_DISPLAY) {
+    static const std::shared_ptr<spdlog::logger> logger = log::get("systemc");
+    const spdlog::level::level_enum level =
+        report.get_severity() == sc_core::SC_INFO      ? spdlog::level::info
+        : report.get_severity() == sc_core::SC_WARNING ? spdlog::level::warn
+                                                       : spdlog::level::err;
+    logger->log(level, "{}: {}", report.get_msg_type(), report.get_msg());
+  }
+  sc_core::sc_report_handler::default_handler(report, actions & ~sc_core::SC_DISPLAY);
+}
 
 std::string nanoseconds(const sc_core::sc_time& t) {
   char buf[48];
@@ -26,6 +41,7 @@ Platform::Platform(sc_core::sc_module_name name, const config::HardwareConfig& c
     : sc_module(name), config_(config), clocks_(Clocks::fromConfig(config)), irq_("irq") {
   // SystemC's informational reports (e.g. "simulation stopped by user") are not for users.
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  sc_core::sc_report_handler::set_handler(routeReport);
   const uint32_t channels = config.accel.dma.channels;
   bus_ = std::make_unique<Bus>("bus", config, clocks_, channels + 1, tracer);
   memory_ =
@@ -91,6 +107,11 @@ void Platform::watchdog() {
     }
     last_marker = marker;
   }
+}
+
+uint64_t Platform::nowPs() const {
+  const sc_core::sc_time t = host_->onCpuThread() ? host_->localTime() : sc_core::sc_time_stamp();
+  return static_cast<uint64_t>(t.to_seconds() * 1e12 + 0.5);
 }
 
 TransactionRecord Platform::jobFailureTransaction() const {

@@ -8,15 +8,15 @@
 #include <vector>
 
 #include "hilsim/errors.h"
-#include "trace_stats.h"
-#include "vcd_reader.h"
+#include "hilsim/vcd/trace_stats.h"
+#include "hilsim/vcd/vcd_reader.h"
 
 // hilsim_cli carries the SystemC platform; SystemC's library wants an sc_main.
 extern "C" int sc_main(int, char**) {
   return 0;
 }
 
-namespace hilsim::cli {
+namespace hilsim::vcd {
 namespace {
 
 struct Recorder final : vcd::Handler {
@@ -263,4 +263,4 @@ TEST(TraceStats, HilsimLayerWindowsAndCoreBusy) {
 }
 
 }  // namespace
-}  // namespace hilsim::cli
+}  // namespace hilsim::vcd

@@ -19,7 +19,7 @@ void fuzzModel(const uint8_t* data, size_t size) {
     rt::Interpreter interp(model, resolver, options);
     interp.allocate();
     uint64_t work = 0;  // runs only models that take well under a millisecond
-    for (const rt::OpWork& w : interp.work()) work += w.macs + w.elements + w.window_elements;
+    for (const timing::OpWork& w : interp.work()) work += w.macs + w.elements + w.window_elements;
     if (work < 2'000'000) interp.invoke();
   } catch (const Error&) {
   }

@@ -9,6 +9,7 @@
 #include "golden_cases.h"
 #include "hilsim/config/derived.h"
 #include "hilsim/rt/interpreter.h"
+#include "hilsim/sim/session.h"
 #include "job_support.h"
 #include "sim_support.h"
 
@@ -17,7 +18,8 @@ namespace {
 
 // Reads `tensors/t<index>.bin` of a golden case.
 std::vector<int8_t> goldenTensor(const GoldenCase& gc, int index) {
-  const std::vector<uint8_t> bytes = readFile(gc.dir + "/tensors/t" + std::to_string(index) + ".bin");
+  const std::vector<uint8_t> bytes =
+      readFile(gc.dir + "/tensors/t" + std::to_string(index) + ".bin");
   return std::vector<int8_t>(bytes.begin(), bytes.end());
 }
 
@@ -27,11 +29,12 @@ TEST(CoreJob, OutputsEqualTflmPerLayerTensors) {
   const auto cfg = testConfig({"accel.num_cores=3", "accel.core.sram_bytes=16384",
                                "accel.core.array_rows=8", "accel.core.array_cols=8"});
   runOnHost(cfg, [&cfg](model::Platform& p) {
-    drv::Driver driver(p.host(), config::driverOptions(cfg));
+    drv::Driver driver(p.host(), sim::driverOptions(cfg));
     ASSERT_EQ(driver.open(), drv::Status::kOk);
     int layers = 0;
-    for (const char* name : {"mlp_b4_64_32_10", "mlp_49_100_50_10_pt", "fc_1024x1024_pc",
-                             "fc_zp_extremes", "fc_b3_33x17_pc", "fc_rank3_input", "fc_13x7_pc_relu6"}) {
+    for (const char* name :
+         {"mlp_b4_64_32_10", "mlp_49_100_50_10_pt", "fc_1024x1024_pc", "fc_zp_extremes",
+          "fc_b3_33x17_pc", "fc_rank3_input", "fc_13x7_pc_relu6"}) {
       const GoldenCase& gc = goldenCase(name);
       rt::Model model = rt::Model::fromFile(gc.model);
       const rt::OpResolver resolver = rt::referenceOpResolver();
@@ -40,7 +43,7 @@ TEST(CoreJob, OutputsEqualTflmPerLayerTensors) {
         const rt::FullyConnectedParams params = rt::prepareFullyConnected(node);
         const std::vector<int8_t> input = goldenTensor(gc, node.inputs[0]->index);
         const std::vector<int8_t> expected = goldenTensor(gc, node.outputs[0]->index);
-        const rt::plan::Plan plan = rt::plan::makePlan(config::planHardware(cfg), params.shape);
+        const rt::plan::Plan plan = rt::plan::makePlan(config::accelGeometry(cfg), params.shape);
         const JobResult r = runLayerJob(driver, params, plan, input.data());
         EXPECT_EQ(r.output, expected) << name << " operator " << node.index;
         ++layers;
@@ -54,7 +57,7 @@ TEST(CoreJob, OutputsEqualTflmPerLayerTensors) {
 TEST(CoreJob, EventsGrowWithCoresTimesTilesNotWithBytes) {
   const auto cfg = testConfig({"accel.num_cores=4", "accel.core.sram_bytes=8388608"});
   runOnHost(cfg, [&cfg](model::Platform& p) {
-    drv::Driver driver(p.host(), config::driverOptions(cfg));
+    drv::Driver driver(p.host(), sim::driverOptions(cfg));
     ASSERT_EQ(driver.open(), drv::Status::kOk);
     // Synthetic layers: weights and parameters come from a tensor built here.
     auto layer = [&](uint32_t k, uint32_t n, uint32_t cores, uint64_t plan_sram) {
@@ -67,7 +70,7 @@ TEST(CoreJob, EventsGrowWithCoresTimesTilesNotWithBytes) {
       params.filter = &w;
       params.multipliers.assign(n, 1 << 30);
       params.shifts.assign(n, -8);
-      rt::plan::Hardware hw = config::planHardware(cfg);
+      rt::plan::Hardware hw = config::accelGeometry(cfg);
       hw.num_cores = cores;
       hw.sram_bytes = plan_sram;  // a smaller SRAM budget gives more tiles
       const rt::plan::Plan plan = rt::plan::makePlan(hw, params.shape);

@@ -3,9 +3,9 @@
 
 #include <gtest/gtest.h>
 
-#include "hilsim/rt/cpu_cost_model.h"
+#include "hilsim/timing/cpu_cost_model.h"
 
-namespace hilsim::rt {
+namespace hilsim::timing {
 namespace {
 
 using Op = tflite::BuiltinOperator;
@@ -63,4 +63,4 @@ TEST(CpuCostModel, LstmIsItsGateProductsPlusCellWork) {
 }
 
 }  // namespace
-}  // namespace hilsim::rt
+}  // namespace hilsim::timing

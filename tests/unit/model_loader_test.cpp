@@ -30,7 +30,7 @@ std::string tryModel(std::vector<uint8_t> bytes) {
     rt::Interpreter interp(model, resolver);
     interp.allocate();
     uint64_t macs = 0;
-    for (const rt::OpWork& w : interp.work()) macs += w.macs;
+    for (const timing::OpWork& w : interp.work()) macs += w.macs;
     if (macs < 50'000'000) interp.invoke();
     return "";
   } catch (const Error& e) {
@@ -91,7 +91,9 @@ std::vector<uint8_t> mutate(const std::string& path, Fn fn) {
   return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
 }
 
-std::string hello() { return sharedDir() + "/models/hello_world_int8.tflite"; }
+std::string hello() {
+  return sharedDir() + "/models/hello_world_int8.tflite";
+}
 
 void expectRejected(const std::vector<uint8_t>& bytes, const std::string& fragment) {
   const std::string msg = tryModel(bytes);
@@ -101,23 +103,30 @@ void expectRejected(const std::vector<uint8_t>& bytes, const std::string& fragme
 TEST(ModelLoader, NamesTheProblem) {
   expectRejected(mutate(hello(), [](tflite::ModelT& m) { m.version = 2; }),
                  "unsupported schema version 2");
-  expectRejected(mutate(hello(), [](tflite::ModelT& m) { m.subgraphs[0]->tensors[1]->buffer = 999; }),
-                 "buffer index 999 out of range");
-  expectRejected(mutate(hello(), [](tflite::ModelT& m) { m.subgraphs[0]->operators[0]->inputs[0] = 77; }),
-                 "operator 0 (FULLY_CONNECTED) input: tensor index 77 out of range");
-  expectRejected(mutate(hello(), [](tflite::ModelT& m) { m.subgraphs[0]->operators[1]->opcode_index = 5; }),
-                 "operator 1: operator code index 5 out of range");
+  expectRejected(
+      mutate(hello(), [](tflite::ModelT& m) { m.subgraphs[0]->tensors[1]->buffer = 999; }),
+      "buffer index 999 out of range");
+  expectRejected(
+      mutate(hello(), [](tflite::ModelT& m) { m.subgraphs[0]->operators[0]->inputs[0] = 77; }),
+      "operator 0 (FULLY_CONNECTED) input: tensor index 77 out of range");
+  expectRejected(
+      mutate(hello(), [](tflite::ModelT& m) { m.subgraphs[0]->operators[1]->opcode_index = 5; }),
+      "operator 1: operator code index 5 out of range");
   expectRejected(mutate(hello(), [](tflite::ModelT& m) { m.subgraphs[0]->outputs[0] = -3; }),
                  "subgraph output: tensor index -3 out of range");
   // A weight buffer shorter than its tensor.
+  expectRejected(
+      mutate(hello(),
+             [](tflite::ModelT& m) {
+               const auto& t = m.subgraphs[0]->operators[1]->inputs[1];
+               m.buffers[m.subgraphs[0]->tensors[static_cast<size_t>(t)]->buffer]->data.resize(10);
+             }),
+      "holds 10 bytes but a INT8 [16,16] tensor needs 256");
+  // Shapes that do not agree.
   expectRejected(mutate(hello(),
                         [](tflite::ModelT& m) {
-                          const auto& t = m.subgraphs[0]->operators[1]->inputs[1];
-                          m.buffers[m.subgraphs[0]->tensors[static_cast<size_t>(t)]->buffer]->data.resize(10);
+                          m.subgraphs[0]->tensors[8]->shape = {1, 15};
                         }),
-                 "holds 10 bytes but a INT8 [16,16] tensor needs 256");
-  // Shapes that do not agree.
-  expectRejected(mutate(hello(), [](tflite::ModelT& m) { m.subgraphs[0]->tensors[8]->shape = {1, 15}; }),
                  "does not match");
   // An unsupported type and an unsupported operator, naming the operator.
   expectRejected(mutate(hello(),

@@ -108,8 +108,8 @@ TEST(PlanCodec, PlanSetRoundTrips) {
 }
 
 TEST(Predict, BreakEvenSeparatesTinyFromLargeLayers) {
-  const TimingParams t;
-  const CpuCostModel cpu;
+  const timing::PlatformTiming t;
+  const timing::CpuCostModel cpu;
   const auto be = breakEvenMacs({1, 16, 16}, hw(4), t, cpu);
   ASSERT_TRUE(be.has_value());
   // hello_world's 16x16 layer (256 MACs) is below it; a 1024x1024 layer far above.

@@ -26,7 +26,8 @@ void ArgParser::option(const std::string& name, std::optional<std::string>* targ
 
 void ArgParser::repeated(const std::string& name, std::vector<std::string>* target,
                          const std::string& metavar, const std::string& help) {
-  options_.push_back({name, metavar, help, [target](const std::string& v) { target->push_back(v); }});
+  options_.push_back(
+      {name, metavar, help, [target](const std::string& v) { target->push_back(v); }});
 }
 
 void ArgParser::positional(const std::string& name, std::string* target, bool required,
@@ -59,8 +60,8 @@ bool ArgParser::parse(int argc, char** argv, int first) {
       }
       const Option* opt = findOption(arg);
       if (!opt)
-        throw UsageError(command_ + ": unknown option '" + arg +
-                         "' (see hilsim " + command_ + " --help)");
+        throw UsageError(command_ + ": unknown option '" + arg + "' (see hilsim " + command_ +
+                         " --help)");
       if (opt->metavar.empty()) {
         if (has_value) throw UsageError(command_ + ": " + arg + " takes no value");
         opt->set("");
@@ -68,8 +69,7 @@ bool ArgParser::parse(int argc, char** argv, int first) {
       }
       if (!has_value) {
         if (i + 1 >= argc)
-          throw UsageError(command_ + ": " + arg + " needs a value (" +
-                           opt->metavar + ")");
+          throw UsageError(command_ + ": " + arg + " needs a value (" + opt->metavar + ")");
         value = argv[++i];
       }
       opt->set(value);
@@ -102,26 +102,6 @@ std::string ArgParser::help() const {
         << "\n";
   out << "  --help\n      show this help\n";
   return out.str();
-}
-
-uint64_t parseUnsigned(const std::string& option, const std::string& text) {
-  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos)
-    throw UsageError(option + ": expected a non-negative integer, got '" + text + "'");
-  try {
-    return std::stoull(text);
-  } catch (const std::exception&) {
-    throw UsageError(option + ": '" + text + "' is too large");
-  }
-}
-
-std::string parseChoice(const std::string& option, const std::string& text,
-                        const std::vector<std::string>& choices) {
-  std::string all;
-  for (const std::string& c : choices) {
-    if (c == text) return text;
-    all += (all.empty() ? "" : "|") + c;
-  }
-  throw UsageError(option + ": '" + text + "' is not one of " + all);
 }
 
 }  // namespace hilsim::cli

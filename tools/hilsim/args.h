@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "hilsim/base/parse.h"
+
 namespace hilsim::cli {
 
 class ArgParser {
@@ -48,10 +50,5 @@ class ArgParser {
   std::vector<Option> options_;
   std::vector<Positional> positionals_;
 };
-
-// Value parsers for option text; errors name the option.
-uint64_t parseUnsigned(const std::string& option, const std::string& text);
-std::string parseChoice(const std::string& option, const std::string& text,
-                        const std::vector<std::string>& choices);
 
 }  // namespace hilsim::cli

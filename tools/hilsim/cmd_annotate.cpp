@@ -1,11 +1,11 @@
 #include <iostream>
 
-#include "annotate.h"
 #include "args.h"
 #include "commands.h"
+#include "hilsim/annotate/annotate.h"
+#include "hilsim/base/io.h"
 #include "hilsim/config/loader.h"
 #include "hilsim/errors.h"
-#include "io.h"
 
 namespace hilsim::cli {
 
@@ -32,20 +32,23 @@ int annotateCommand(int argc, char** argv, int first) {
   if (!args.parse(argc, argv, first)) return 0;
   if (model_path.empty()) throw UsageError("annotate: --model is required");
   if (out.empty()) throw UsageError("annotate: --out is required");
-  const Carrier c = parseChoice("--carrier", carrier, {"custom_options", "metadata"}) == "metadata"
-                        ? Carrier::kMetadata
-                        : Carrier::kCustomOptions;
+  const annotate::Carrier c =
+      parseChoice("--carrier", carrier, {"custom_options", "metadata"}) == "metadata"
+          ? annotate::Carrier::kMetadata
+          : annotate::Carrier::kCustomOptions;
   const std::string p = parseChoice("--policy", policy, {"auto", "all", "none"});
-  const Policy pol = p == "all" ? Policy::kAll : p == "none" ? Policy::kNone : Policy::kAuto;
+  const annotate::Policy pol = p == "all"    ? annotate::Policy::kAll
+                               : p == "none" ? annotate::Policy::kNone
+                                             : annotate::Policy::kAuto;
   checkWritable(out, "--out");
   std::vector<config::Override> overrides;
   for (const std::string& s : sets) overrides.push_back({s});
   const config::HardwareConfig cfg = config::loadConfig(config_path.value_or(""), overrides);
   const rt::Model model = rt::Model::fromFile(model_path);
-  const AnnotateResult result = annotateModel(model, cfg, c, pol);
+  const annotate::AnnotateResult result = annotate::annotateModel(model, cfg, c, pol);
   writeFileAtomic(out, result.model);
   if (!quiet)
-    for (const LayerAnnotation& l : result.layers)
+    for (const annotate::LayerAnnotation& l : result.layers)
       std::cout << "operator " << l.op_index << " (FULLY_CONNECTED): " << l.summary << "\n";
   return 0;
 }
@@ -61,7 +64,7 @@ int stripCommand(int argc, char** argv, int first) {
   if (!args.parse(argc, argv, first)) return 0;
   checkWritable(out, "output");
   const rt::Model model = rt::Model::fromFile(in);
-  writeFileAtomic(out, stripModel(model));
+  writeFileAtomic(out, annotate::stripModel(model));
   return 0;
 }
 

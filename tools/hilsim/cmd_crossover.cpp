@@ -3,11 +3,11 @@
 
 #include "args.h"
 #include "commands.h"
-#include "crossover.h"
-#include "logging.h"
+#include "hilsim/base/io.h"
+#include "hilsim/base/log.h"
 #include "hilsim/config/loader.h"
 #include "hilsim/errors.h"
-#include "io.h"
+#include "hilsim/sweep/crossover.h"
 
 namespace hilsim::cli {
 
@@ -28,16 +28,17 @@ int crossoverCommand(int argc, char** argv, int first) {
   std::vector<config::Override> overrides;
   for (const std::string& s : sets) overrides.push_back({s});
   const config::HardwareConfig cfg = config::loadConfig(config_path.value_or(""), overrides);
-  configureLogging(cfg.sim.log_level);
+  log::setLevel(cfg.sim.log_level);
   std::error_code ec;
   std::filesystem::create_directories(out, ec);
   if (ec) throw InputError("cannot create '" + out + "': " + ec.message());
-  const std::vector<FamilyResult> results = runCrossover(cfg, defaultFamilies());
-  writeFileAtomic(out + "/crossover.csv", crossoverCsv(results));
-  writeFileAtomic(out + "/break_even.csv", breakEvenCsv(results));
+  const std::vector<sweep::FamilyResult> results =
+      sweep::runCrossover(cfg, sweep::defaultFamilies());
+  writeFileAtomic(out + "/crossover.csv", sweep::crossoverCsv(results));
+  writeFileAtomic(out + "/break_even.csv", sweep::breakEvenCsv(results));
   std::printf("%-14s %5s %8s %22s %22s\n", "family", "rows", "k:n", "break-even MACs", "predicted");
-  for (const FamilyResult& r : results) {
-    writeFileAtomic(out + "/crossover-" + r.family.name + ".svg", crossoverSvg(r));
+  for (const sweep::FamilyResult& r : results) {
+    writeFileAtomic(out + "/crossover-" + r.family.name + ".svg", sweep::crossoverSvg(r));
     std::printf("%-14s %5u %8g %22s %22s\n", r.family.name.c_str(), r.family.rows,
                 double(r.family.k_per_n_num) / double(r.family.k_per_n_den),
                 r.break_even_macs ? std::to_string(*r.break_even_macs).c_str() : "none up to 16M",

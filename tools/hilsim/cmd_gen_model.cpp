@@ -1,8 +1,8 @@
 #include "args.h"
-#include "hilsim/errors.h"
 #include "commands.h"
-#include "io.h"
-#include "model_gen.h"
+#include "hilsim/base/io.h"
+#include "hilsim/errors.h"
+#include "hilsim/modelgen/model_gen.h"
 
 namespace hilsim::cli {
 
@@ -24,17 +24,18 @@ int genModelCommand(int argc, char** argv, int first) {
   if (!args.parse(argc, argv, first)) return 0;
   if (layers.empty()) throw UsageError("gen-model: --layers is required");
   if (out.empty()) throw UsageError("gen-model: --out is required");
-  MlpSpec spec;
-  spec.layers = parseLayerList("--layers", layers);
+  modelgen::MlpSpec spec;
+  spec.layers = modelgen::parseLayerList("--layers", layers);
   spec.batch = static_cast<uint32_t>(parseUnsigned("--batch", batch));
   if (spec.batch == 0 || spec.batch > 65536)
     throw UsageError("--batch: " + batch + " is out of range (1..65536)");
   spec.float32 = parseChoice("--dtype", dtype, {"int8", "float32"}) == "float32";
-  spec.per_channel = parseChoice("--weights", weights, {"per-tensor", "per-channel"}) == "per-channel";
+  spec.per_channel =
+      parseChoice("--weights", weights, {"per-tensor", "per-channel"}) == "per-channel";
   spec.activation = parseChoice("--activation", activation, {"none", "relu", "relu6"});
   spec.seed = parseUnsigned("--seed", seed);
   checkWritable(out, "--out");
-  writeFileAtomic(out, generateMlp(spec));
+  writeFileAtomic(out, modelgen::generateMlp(spec));
   return 0;
 }
 

@@ -3,10 +3,10 @@
 
 #include "args.h"
 #include "commands.h"
+#include "hilsim/annotate/model_view.h"
 #include "hilsim/errors.h"
+#include "hilsim/report/json.h"
 #include "hilsim/rt/interpreter.h"
-#include "json.h"
-#include "model_view.h"
 
 namespace hilsim::cli {
 
@@ -20,8 +20,8 @@ int inspectCommand(int argc, char** argv, int first) {
   args.flag("--json", &json, "print JSON instead of text");
   if (!args.parse(argc, argv, first)) return 0;
   rt::Model model = rt::Model::fromFile(path);
-  const ModelView view = describeModel(model);
-  std::cout << (json ? modelViewJson(view) : modelViewText(view));
+  const annotate::ModelView view = annotate::describeModel(model);
+  std::cout << (json ? annotate::modelViewJson(view) : annotate::modelViewText(view));
   return 0;
 }
 

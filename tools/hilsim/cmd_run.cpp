@@ -2,16 +2,46 @@
 
 #include "args.h"
 #include "commands.h"
+#include "hilsim/base/io.h"
+#include "hilsim/base/log.h"
 #include "hilsim/config/loader.h"
 #include "hilsim/errors.h"
-#include "io.h"
-#include "logging.h"
-#include "run_session.h"
+#include "hilsim/modelgen/model_gen.h"
+#include "hilsim/sim/run.h"
 
 namespace hilsim::cli {
+namespace {
+
+// The bundled demo model: generated, deterministic.
+modelgen::MlpSpec demoSpec() {
+  modelgen::MlpSpec spec;
+  spec.layers = {784, 256, 128, 10};
+  spec.activation = "relu";
+  spec.per_channel = true;
+  spec.seed = 1;
+  return spec;
+}
+
+// Parses "A-B" (or "A") for --vcd-layers.
+std::pair<int, int> parseLayerRange(const std::string& text) {
+  const size_t dash = text.find('-');
+  const std::string a = text.substr(0, dash);
+  const std::string b = dash == std::string::npos ? a : text.substr(dash + 1);
+  auto number = [&](const std::string& s) {
+    if (s.empty() || s.size() > 6 || s.find_first_not_of("0123456789") != std::string::npos)
+      throw UsageError("--vcd-layers: '" + text + "' is not a layer range like 2-5");
+    return std::stoi(s);
+  };
+  const int first = number(a), last = number(b);
+  if (first > last) throw UsageError("--vcd-layers: '" + text + "' ends before it starts");
+  return {first, last};
+}
+
+}  // namespace
 
 int runCommand(int argc, char** argv, int first) {
-  std::optional<std::string> model_path, config_path, input, output, report, csv, vcd, vcd_layers;
+  std::optional<std::string> model_path, config_path, input, output, report_path, csv, vcd,
+      vcd_layers;
   std::vector<std::string> sets;
   std::string mode = "auto", seed = "1", invocations;
   bool quiet = false;
@@ -26,7 +56,7 @@ int runCommand(int argc, char** argv, int first) {
               "raw bytes of input tensor 0; k frames run k invocations on one interpreter");
   args.option("--output", &output, "out.bin", "write output tensor 0 of every invocation");
   args.option("--mode", &mode, "auto|accel|ref|compare", "execution mode (default auto)");
-  args.option("--report", &report, "r.json", "write the per-layer report as JSON");
+  args.option("--report", &report_path, "r.json", "write the per-layer report as JSON");
   args.option("--csv", &csv, "layers.csv", "write the per-layer report as CSV");
   args.option("--vcd", &vcd, "t.vcd", "write a VCD trace of the simulation");
   args.option("--vcd-layers", &vcd_layers, "A-B", "trace only layers A to B");
@@ -36,8 +66,8 @@ int runCommand(int argc, char** argv, int first) {
   args.flag("--quiet", &quiet, "do not print the table");
   if (!args.parse(argc, argv, first)) return 0;
 
-  RunSpec spec;
-  spec.mode = parseMode(mode);
+  sim::RunSpec spec;
+  spec.mode = sim::parseMode(mode, "--mode");
   spec.seed = parseUnsigned("--seed", seed);
   if (!invocations.empty()) {
     if (input) throw UsageError("--invocations cannot be combined with --input");
@@ -51,30 +81,32 @@ int runCommand(int argc, char** argv, int first) {
     spec.vcd_path = vcd;
   }
   if (vcd_layers) spec.vcd_layers = parseLayerRange(*vcd_layers);
-  for (const auto& path : {output, report, csv})
+  for (const auto& path : {output, report_path, csv})
     if (path) checkWritable(*path, "output");
 
   std::vector<config::Override> overrides;
   for (const std::string& s : sets) overrides.push_back({s});
   spec.config = config::loadConfig(config_path.value_or(""), overrides);
-  configureLogging(spec.config.sim.log_level);
+  log::setLevel(spec.config.sim.log_level);
   spec.config_source = config_path.value_or("embedded defaults");
 
-  rt::Model model = model_path ? rt::Model::fromFile(*model_path)
-                               : rt::Model::fromBytes(demoModelBytes(), demoModelLabel());
+  rt::Model model = model_path
+                        ? rt::Model::fromFile(*model_path)
+                        : rt::Model::fromBytes(modelgen::generateMlp(demoSpec()),
+                                               "demo (" + modelgen::describe(demoSpec()) + ")");
   if (input) {
     spec.input = readFile(*input);
     if (spec.input.empty()) throw InputError("--input '" + *input + "' is empty");
   }
 
-  const RunResult result = runModel(model, spec);
+  const sim::RunResult result = sim::runModel(model, spec);
   for (const std::string& note : result.report.notes) std::cerr << "hilsim: " << note << "\n";
   // A run whose accelerator jobs failed recovered from them (the layers ran on the CPU), so its
   // outputs and report are complete; the exit code still says that the hardware failed.
   if (output) writeFileAtomic(*output, result.output);
-  if (report) writeFileAtomic(*report, reportJson(result.report));
-  if (csv) writeFileAtomic(*csv, reportCsv(result.report));
-  if (!quiet) printReport(std::cout, result.report);
+  if (report_path) writeFileAtomic(*report_path, report::reportJson(result.report));
+  if (csv) writeFileAtomic(*csv, report::reportCsv(result.report));
+  if (!quiet) report::printReport(std::cout, result.report);
   if (!result.failure.empty()) throw SimulationError(result.failure);
   return 0;
 }

@@ -1,22 +1,23 @@
-#include <iostream>
 #include <filesystem>
+#include <iostream>
 #include <thread>
 
 #include "args.h"
 #include "commands.h"
 #include "hilsim/errors.h"
-#include "sweep.h"
+#include "hilsim/sweep/sweep.h"
 
 namespace hilsim::cli {
 
 int sweepCommand(int argc, char** argv, int first) {
   std::string spec_path, jobs, out;
   std::optional<std::string> emit, collect;
-  ArgParser args("sweep",
-                 "Architecture exploration: runs every point of the spec's grid (each point a\n"
-                 "separate 'hilsim run', --jobs at a time) and writes DIR/results.csv (one row per\n"
-                 "point and layer, one totals row per point) and DIR/plots/*.svg. A rerun skips\n"
-                 "finished points; an interrupted sweep keeps every finished point.");
+  ArgParser args(
+      "sweep",
+      "Architecture exploration: runs every point of the spec's grid (each point a\n"
+      "separate 'hilsim run', --jobs at a time) and writes DIR/results.csv (one row per\n"
+      "point and layer, one totals row per point) and DIR/plots/*.svg. A rerun skips\n"
+      "finished points; an interrupted sweep keeps every finished point.");
   args.positional("spec.yaml", &spec_path, false, "the sweep specification");
   args.option("--jobs", &jobs, "N", "points run at once (default: the number of CPUs)");
   args.option("--out", &out, "DIR", "output directory (default: out/<spec name>)");
@@ -29,8 +30,9 @@ int sweepCommand(int argc, char** argv, int first) {
   if (!args.parse(argc, argv, first)) return 0;
 
   if (collect) {
-    if (!spec_path.empty() || emit) throw UsageError("sweep: --collect DIR takes no spec or --emit-jobs");
-    const CollectOutcome c = collectSweep(*collect);
+    if (!spec_path.empty() || emit)
+      throw UsageError("sweep: --collect DIR takes no spec or --emit-jobs");
+    const sweep::CollectOutcome c = sweep::collectSweep(*collect);
     std::cout << "collected " << c.finished << " of " << c.points << " points into " << *collect
               << "/results.csv and " << c.plots.size() << " plots\n";
     if (c.finished < c.points)
@@ -38,23 +40,24 @@ int sweepCommand(int argc, char** argv, int first) {
     return 0;
   }
   if (spec_path.empty()) throw UsageError("sweep: give a spec.yaml (or --collect DIR)");
-  SweepOptions options;
+  sweep::SweepOptions options;
   options.jobs = std::max(1u, std::thread::hardware_concurrency());
   if (!jobs.empty()) {
     options.jobs = static_cast<unsigned>(parseUnsigned("--jobs", jobs));
-    if (options.jobs == 0 || options.jobs > 256) throw UsageError("--jobs: " + jobs + " is out of range (1..256)");
+    if (options.jobs == 0 || options.jobs > 256)
+      throw UsageError("--jobs: " + jobs + " is out of range (1..256)");
   }
-  const SweepSpec spec = readSweepSpec(spec_path);
+  const sweep::SweepSpec spec = sweep::readSweepSpec(spec_path);
   options.dir = out.empty() ? "out/" + std::filesystem::path(spec_path).stem().string() : out;
   options.emit_jobs = emit;
-  const SweepOutcome o = runSweep(spec, options);
+  const sweep::SweepOutcome o = sweep::runSweep(spec, options);
   if (emit) {
-    std::cout << "wrote " << (o.points - o.skipped) << " commands to " << *emit << " ("
-              << o.skipped << " points already finished); run them, then: hilsim sweep --collect "
-              << options.dir << "\n";
+    std::cout << "wrote " << (o.points - o.skipped) << " commands to " << *emit << " (" << o.skipped
+              << " points already finished); run them, then: hilsim sweep --collect " << options.dir
+              << "\n";
     return 0;
   }
-  const CollectOutcome c = collectSweep(options.dir);
+  const sweep::CollectOutcome c = sweep::collectSweep(options.dir);
   std::cout << "sweep " << spec_path << ": " << c.finished << " of " << c.points << " points in "
             << options.dir << "/results.csv (" << o.skipped << " skipped, " << o.ran << " run, "
             << o.failed << " failed); plots: " << options.dir << "/plots/\n";

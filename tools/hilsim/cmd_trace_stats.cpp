@@ -4,7 +4,7 @@
 #include "args.h"
 #include "commands.h"
 #include "hilsim/errors.h"
-#include "trace_stats.h"
+#include "hilsim/vcd/trace_stats.h"
 
 namespace hilsim::cli {
 namespace {
@@ -37,11 +37,11 @@ int traceStatsCommand(int argc, char** argv, int first) {
   if (!args.parse(argc, argv, first)) return 0;
   const std::optional<double> given =
       cpu_mhz ? std::optional<double>(parseMhz("--cpu-mhz", *cpu_mhz)) : std::nullopt;
-  const TraceStats stats = computeTraceStats(path);
-  const double mhz = given ? *given
-                           : (stats.hilsim && stats.hilsim->cpu_clock_mhz ? *stats.hilsim->cpu_clock_mhz
-                                                                          : 400.0);
-  std::cout << (json ? traceStatsJson(stats, mhz) : traceStatsText(stats, mhz));
+  const vcd::TraceStats stats = vcd::computeTraceStats(path);
+  const double mhz =
+      given ? *given
+            : (stats.hilsim && stats.hilsim->cpu_clock_mhz ? *stats.hilsim->cpu_clock_mhz : 400.0);
+  std::cout << (json ? vcd::traceStatsJson(stats, mhz) : vcd::traceStatsText(stats, mhz));
   return 0;
 }
 

@@ -8,9 +8,9 @@
 #include <string>
 
 #include "commands.h"
+#include "hilsim/base/log.h"
 #include "hilsim/core/dot.h"
 #include "hilsim/errors.h"
-#include "logging.h"
 
 namespace {
 
@@ -86,7 +86,7 @@ extern "C" int sc_main(int, char**) {
 
 int main(int argc, char** argv) {
   setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);
-  hilsim::cli::configureLogging(hilsim::config::LogLevel::kWarn);
+  hilsim::log::setLevel(hilsim::LogLevel::kWarn);
   if (argc < 2) {
     printUsage(std::cerr);
     return 2;

@@ -11,8 +11,8 @@
 
 namespace hilsim::rt {
 
-AccelContext::AccelContext(drv::Driver& driver, plan::Hardware hardware, plan::TimingParams timing,
-                           CpuCostModel cpu, OffloadMode mode)
+AccelContext::AccelContext(drv::Driver& driver, plan::Hardware hardware,
+                           timing::PlatformTiming timing, CpuCostModel cpu, OffloadMode mode)
     : driver_(driver), hardware_(hardware), timing_(timing), cpu_(std::move(cpu)), mode_(mode) {}
 
 void AccelContext::loadMetadataPlans(const Model& model) {
@@ -182,7 +182,8 @@ class FullyConnectedAccel final : public Kernel {
   }
 
   uint64_t toHost(uint64_t cycles, double mhz) const {
-    return static_cast<uint64_t>(static_cast<double>(cycles) * ctx_.timing().cpu_mhz / mhz + 0.5);
+    return static_cast<uint64_t>(static_cast<double>(cycles) * ctx_.timing().clocks.cpu_mhz / mhz +
+                                 0.5);
   }
 
   // Places the layer in device memory: tile blocks, descriptor table, input and output buffers.
@@ -227,11 +228,11 @@ class FullyConnectedAccel final : public Kernel {
 
   AccelBreakdown runAccelerated(HostClock& clock, std::string* failure) {
     drv::Driver& d = ctx_.driver();
-    const plan::TimingParams& t = ctx_.timing();
+    const timing::PlatformTiming& t = ctx_.timing();
     const GemmShape& shape = params_.shape;
     AccelBreakdown b;
     const uint64_t t0 = clock.now();
-    clock.advance(t.dispatch_cycles, CpuActivity::kKernel);
+    clock.advance(t.host.dispatch_cycles, CpuActivity::kKernel);
     const uint64_t t_dispatched = clock.now();
     if (!uploaded_ && !upload(failure)) return b;
     const uint64_t t_uploaded = clock.now();
@@ -255,14 +256,14 @@ class FullyConnectedAccel final : public Kernel {
     const uint64_t cycles = t_end - t0;
     for (const plan::Chunk& c : p.chunks) {
       const drv::CoreCounters k = d.counters(c.core);
-      const uint64_t core_busy = toHost(k.busy_cycles, t.accel_mhz);
+      const uint64_t core_busy = toHost(k.busy_cycles, t.clocks.accel_mhz);
       b.per_core.push_back({c.core, core_busy, cycles ? double(core_busy) / double(cycles) : 0.0});
       if (core_busy >= busy) {
         busy = core_busy;
-        startup = toHost(k.startup_cycles, t.accel_mhz);
-        load_wait = toHost(k.load_wait_cycles, t.accel_mhz);
-        compute = toHost(k.compute_cycles, t.accel_mhz);
-        store_wait = toHost(k.store_wait_cycles, t.accel_mhz);
+        startup = toHost(k.startup_cycles, t.clocks.accel_mhz);
+        load_wait = toHost(k.load_wait_cycles, t.clocks.accel_mhz);
+        compute = toHost(k.compute_cycles, t.clocks.accel_mhz);
+        store_wait = toHost(k.store_wait_cycles, t.clocks.accel_mhz);
         stall = k.stall_cycles;
       }
     }
@@ -276,7 +277,7 @@ class FullyConnectedAccel final : public Kernel {
     b.compute_cycles = compute;
     b.dma_out_cycles = store_wait + (t_end - t_done);
     b.sync_cycles = sync;
-    b.bus_stall_cycles = toHost(stall, t.bus_mhz);
+    b.bus_stall_cycles = toHost(stall, t.clocks.bus_mhz);
     b.bytes_moved =
         input_.bytes + output_.bytes +
         p.chunks.size() * (drv::regs::kDescriptorBytes + uint64_t{shape.rows} * shape.k);
@@ -284,7 +285,7 @@ class FullyConnectedAccel final : public Kernel {
       b.bytes_moved += uint64_t{c.n_count} * (uint64_t{shape.k} + plan::kParamBytesPerFeature) +
                        uint64_t{shape.rows} * c.n_count;
     if (b.upload_cycles) b.bytes_moved += upload_bytes_;
-    const double accel_cycles = double(cycles) * t.accel_mhz / t.cpu_mhz;
+    const double accel_cycles = double(cycles) * t.clocks.accel_mhz / t.clocks.cpu_mhz;
     const double slots =
         double(p.hardware.num_cores) * p.hardware.array_rows * p.hardware.array_cols;
     b.mac_utilization = accel_cycles > 0 ? double(shape.macs()) / (slots * accel_cycles) : 0.0;

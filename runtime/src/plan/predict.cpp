@@ -17,8 +17,8 @@ struct Clock {
 
 class Estimator {
  public:
-  explicit Estimator(const TimingParams& t)
-      : t_(t), cpu_(t.cpu_mhz), accel_(t.accel_mhz), bus_(t.bus_mhz) {}
+  explicit Estimator(const timing::PlatformTiming& t)
+      : t_(t), cpu_(t.clocks.cpu_mhz), accel_(t.clocks.accel_mhz), bus_(t.clocks.bus_mhz) {}
 
   double accel(double cycles) const { return cycles * accel_.ps; }
   double bus(double cycles) const { return cycles * bus_.ps; }
@@ -27,46 +27,48 @@ class Estimator {
 
   // One register access from the host: software, bus trip, register block.
   double regAccess() const {
-    return cpu(static_cast<double>(t_.driver_reg_cycles)) +
-           bus(t_.bus_latency_cycles + 1.0) + accel(t_.reg_access_cycles);
+    return cpu(static_cast<double>(t_.host.driver_reg_cycles)) + bus(t_.bus.latency_cycles + 1.0) +
+           accel(t_.accel.reg_access_cycles);
   }
   // A bulk transfer of `bytes` sharing the bus with `sharers` equal transfers.
   double transfer(uint64_t bytes, double sharers) const {
-    return bus(t_.bus_latency_cycles + t_.memory_latency_cycles) +
-           bus(static_cast<double>(timing::transferCycles(t_.bus, bytes)) * sharers);
+    return bus(t_.bus.latency_cycles + t_.bus.memory_latency_cycles) +
+           bus(static_cast<double>(timing::transferCycles(t_.bus.arbitration, bytes)) * sharers);
   }
   double dma(uint64_t bytes, double sharers) const {
-    return accel(t_.dma_setup_cycles) + transfer(bytes, sharers);
+    return accel(t_.accel.dma_setup_cycles) + transfer(bytes, sharers);
   }
-  const TimingParams& params() const { return t_; }
+  const timing::PlatformTiming& params() const { return t_; }
 
  private:
-  const TimingParams& t_;
+  const timing::PlatformTiming& t_;
   Clock cpu_, accel_, bus_;
 };
 
 }  // namespace
 
-Prediction predictAccelerated(const Plan& plan, const TimingParams& t) {
+Prediction predictAccelerated(const Plan& plan, const timing::PlatformTiming& t) {
   const Estimator e(t);
   const GemmShape& s = plan.shape;
   const double cores = static_cast<double>(plan.chunks.size());
   // Cores load concurrently; they share the bus and the DMA channels.
-  const double sharers = std::max(1.0, std::min(cores, static_cast<double>(t.dma_channels)));
-  const double channel_wait = std::max(1.0, cores / std::max(1u, t.dma_channels));
+  const double sharers = std::max(1.0, std::min(cores, static_cast<double>(t.accel.dma_channels)));
+  const double channel_wait = std::max(1.0, cores / std::max(1u, t.accel.dma_channels));
 
   // Host before the job: dispatch, driver software, input copy, five register writes.
-  const double host_fixed = e.cpu(static_cast<double>(t.dispatch_cycles + t.driver_job_cycles)) +
-                            5 * e.regAccess();
+  const double host_fixed =
+      e.cpu(static_cast<double>(t.host.dispatch_cycles + t.host.driver_job_cycles)) +
+      5 * e.regAccess();
   const double input_copy = e.transfer(uint64_t{s.rows} * s.k, 1);
   // Host after the job: interrupt, handler, two register accesses, output copy.
-  const double irq_fixed = e.accel(t.irq_latency_cycles) +
-                           e.cpu(static_cast<double>(t.irq_handler_cycles)) + 2 * e.regAccess();
+  const double irq_fixed = e.accel(t.accel.irq_latency_cycles) +
+                           e.cpu(static_cast<double>(t.host.irq_handler_cycles)) +
+                           2 * e.regAccess();
   const double output_copy = e.transfer(uint64_t{s.rows} * s.n, 1);
 
   double slowest = 0, core_fixed = 0, bus_bytes = 0;
   for (const Chunk& c : plan.chunks) {
-    const double startup = e.accel(t.startup_cycles) +
+    const double startup = e.accel(t.accel.core_startup_cycles) +
                            e.dma(drv::regs::kDescriptorBytes, sharers) * channel_wait;
     const bool db = c.sram_tile.size() > 1;
     double time = startup;
@@ -93,12 +95,12 @@ Prediction predictAccelerated(const Plan& plan, const TimingParams& t) {
     }
     time += e.dma(uint64_t{s.rows} * tileFeatures(c.num_tiles - 1), sharers);
     slowest = std::max(slowest, time);
-    core_fixed = std::max(core_fixed, startup + e.accel(t.dma_setup_cycles));
+    core_fixed = std::max(core_fixed, startup + e.accel(t.accel.dma_setup_cycles));
     bus_bytes += static_cast<double>(uint64_t{s.rows} * s.k + c.n_count * per_feature +
                                      uint64_t{s.rows} * c.n_count + drv::regs::kDescriptorBytes);
   }
   // The bus cannot move the layer's bytes faster than its bandwidth.
-  const double bus_bound = e.bus(bus_bytes / t.bus.bytes_per_cycle) + core_fixed;
+  const double bus_bound = e.bus(bus_bytes / t.bus.arbitration.bytes_per_cycle) + core_fixed;
   const double accel_span = std::max(slowest, bus_bound);
 
   Prediction p;
@@ -111,7 +113,8 @@ Prediction predictAccelerated(const Plan& plan, const TimingParams& t) {
 }
 
 std::optional<uint64_t> breakEvenMacs(const GemmShape& shape, const Hardware& hw,
-                                      const TimingParams& t, const CpuCostModel& cpu) {
+                                      const timing::PlatformTiming& t,
+                                      const timing::CpuCostModel& cpu) {
   const double ratio = static_cast<double>(shape.k) / static_cast<double>(shape.n);
   auto member = [&](uint64_t n) {
     GemmShape m = shape;

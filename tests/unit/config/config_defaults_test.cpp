@@ -4,7 +4,7 @@
 
 #include "config_test_util.h"
 #include "hilsim/config/loader.h"
-#include "hilsim/rt/cpu_cost_model.h"
+#include "hilsim/timing/cpu_cost_model.h"
 
 namespace hilsim::test {
 namespace {
@@ -12,9 +12,9 @@ namespace {
 using config::HardwareConfig;
 using config::loadConfig;
 using config::toYaml;
-using rt::KernelLibrary;
+using timing::KernelLibrary;
 
-void expectCoefficientsEq(const rt::CpuCoefficients& a, const rt::CpuCoefficients& b) {
+void expectCoefficientsEq(const timing::CpuCoefficients& a, const timing::CpuCoefficients& b) {
   EXPECT_EQ(a.fc_per_mac, b.fc_per_mac);
   EXPECT_EQ(a.fc_per_output, b.fc_per_output);
   EXPECT_EQ(a.fc_per_call, b.fc_per_call);
@@ -73,7 +73,8 @@ TEST(ConfigDefaults, BuiltInDefaultsAreTheHeaderDefaults) {
   EXPECT_EQ(c.cpu.driver_job_cycles, h.cpu.driver_job_cycles);
   EXPECT_EQ(c.cpu.driver_reg_cycles, h.cpu.driver_reg_cycles);
   EXPECT_EQ(c.cpu.irq_handler_cycles, h.cpu.irq_handler_cycles);
-  expectCoefficientsEq(c.cpu.coefficients, rt::cpuPreset("cortex-m55", KernelLibrary::kReference));
+  expectCoefficientsEq(c.cpu.coefficients,
+                       timing::cpuPreset("cortex-m55", KernelLibrary::kReference));
   EXPECT_EQ(c.sim.quantum_ns, h.sim.quantum_ns);
   EXPECT_EQ(c.sim.log_level, h.sim.log_level);
   EXPECT_EQ(c.sim.watchdog_cycles, h.sim.watchdog_cycles);
@@ -82,7 +83,7 @@ TEST(ConfigDefaults, BuiltInDefaultsAreTheHeaderDefaults) {
   EXPECT_EQ(c.sim.transaction_bytes, h.sim.transaction_bytes);
   // The header's derived defaults agree with the rules that derive them.
   EXPECT_EQ(h.accel.dma.channels, h.accel.num_cores);
-  EXPECT_EQ(h.cpu.clock_mhz, rt::cpuPresetClockMhz(h.cpu.preset));
+  EXPECT_EQ(h.cpu.clock_mhz, timing::cpuPresetClockMhz(h.cpu.preset));
 }
 
 TEST(ConfigDefaults, DefaultYamlResolvesToTheBuiltInDefaults) {
@@ -107,7 +108,7 @@ TEST(ConfigDefaults, BundledMultiCoreConfigs) {
 }
 
 TEST(ConfigDefaults, EveryCpuPresetAndKernelLibrary) {
-  for (const std::string& preset : rt::cpuPresetNames()) {
+  for (const std::string& preset : timing::cpuPresetNames()) {
     for (const auto library : {KernelLibrary::kReference, KernelLibrary::kCmsisNn}) {
       const std::string kernels = config::toString(library);
       SCOPED_TRACE(preset + " " + kernels);
@@ -123,8 +124,8 @@ TEST(ConfigDefaults, EveryCpuPresetAndKernelLibrary) {
       const HardwareConfig hw = loadConfig("", sets);
       EXPECT_EQ(hw.cpu.preset, preset);
       EXPECT_EQ(hw.cpu.kernels, library);
-      EXPECT_EQ(hw.cpu.clock_mhz, rt::cpuPresetClockMhz(preset));
-      expectCoefficientsEq(hw.cpu.coefficients, rt::cpuPreset(preset, library));
+      EXPECT_EQ(hw.cpu.clock_mhz, timing::cpuPresetClockMhz(preset));
+      expectCoefficientsEq(hw.cpu.coefficients, timing::cpuPreset(preset, library));
     }
   }
 }
@@ -157,7 +158,7 @@ TEST(ConfigDefaults, WeightMemorySetsTheFactorUnlessItIsGiven) {
 TEST(ConfigDefaults, OneCoefficientOverridesOnlyItself) {
   const HardwareConfig hw =
       withSets({"cpu.preset=cortex-m4f", "cpu.kernels=cmsis_nn", "cpu.coefficients.fc_per_mac=5"});
-  rt::CpuCoefficients expected = rt::cpuPreset("cortex-m4f", KernelLibrary::kCmsisNn);
+  timing::CpuCoefficients expected = timing::cpuPreset("cortex-m4f", KernelLibrary::kCmsisNn);
   expected.fc_per_mac = 5.0;
   expectCoefficientsEq(hw.cpu.coefficients, expected);
 }
@@ -173,7 +174,7 @@ TEST(ConfigDefaults, EveryValueTypeThroughSet) {
   EXPECT_FALSE(hw.accel.core.double_buffer);
   EXPECT_EQ(hw.accel.core.dataflow, config::Dataflow::kOutputStationary);
   EXPECT_EQ(hw.bus.arbitration, config::Arbitration::kFixed);
-  EXPECT_EQ(hw.sim.log_level, config::LogLevel::kOff);
+  EXPECT_EQ(hw.sim.log_level, LogLevel::kOff);
   EXPECT_EQ(hw.sim.fault, config::Fault::kIrqLost);
   EXPECT_EQ(hw.memory.size_bytes, 4294967296ull);
   EXPECT_EQ(hw.sim.watchdog_cycles, 1'000'000'000'000ull);

@@ -7,12 +7,12 @@
 #include <vector>
 
 #include "hilsim/rt/arena.h"
-#include "hilsim/rt/cpu_cost_model.h"
 #include "hilsim/rt/host_clock.h"
 #include "hilsim/rt/kernel.h"
 #include "hilsim/rt/model.h"
 #include "hilsim/rt/op_resolver.h"
 #include "hilsim/rt/profiler.h"
+#include "hilsim/timing/cpu_cost_model.h"
 
 namespace hilsim::rt {
 

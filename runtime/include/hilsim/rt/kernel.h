@@ -8,12 +8,16 @@
 #include <optional>
 #include <vector>
 
-#include "hilsim/rt/cpu_cost_model.h"
 #include "hilsim/rt/host_clock.h"
 #include "hilsim/rt/layer_record.h"
 #include "hilsim/rt/tensor.h"
+#include "hilsim/timing/cpu_cost_model.h"
 
 namespace hilsim::rt {
+
+// The work of an operator invocation, which the CPU cost model prices.
+using timing::CpuCostModel;
+using timing::OpWork;
 
 class Model;
 
@@ -22,7 +26,7 @@ struct Node {
   int index = -1;
   tflite::BuiltinOperator op = tflite::BuiltinOperator::ADD;
   const tflite::Operator* op_fb = nullptr;
-  std::vector<Tensor*> inputs;   // nullptr where the model has an omitted input (-1)
+  std::vector<Tensor*> inputs;  // nullptr where the model has an omitted input (-1)
   std::vector<Tensor*> outputs;
 
   // The input at `i`, or nullptr if absent or omitted.

@@ -4,6 +4,8 @@
 // (a TLM quantum keeper); register accesses and copies are TLM transactions over the bus; waiting
 // for the accelerator waits for the interrupt line.
 
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/tlm_quantumkeeper.h>
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -11,8 +13,6 @@
 #include <string>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/tlm_quantumkeeper.h>
 
 #include "hilsim/config/hardware_config.h"
 #include "hilsim/drv/reg_io.h"
@@ -31,8 +31,8 @@ class HostCpu : public sc_core::sc_module,
   tlm_utils::simple_initiator_socket<HostCpu> socket;
   sc_core::sc_in<bool> irq;
 
-  HostCpu(sc_core::sc_module_name name, const config::HardwareConfig& config,
-          const Clocks& clocks, Bus& bus, uint32_t bus_port, Tracer* tracer);
+  HostCpu(sc_core::sc_module_name name, const config::HardwareConfig& config, const Clocks& clocks,
+          Bus& bus, uint32_t bus_port, Tracer* tracer);
 
   // The program run by the CPU thread; the simulation stops when it returns.
   void setProgram(std::function<void()> program) { program_ = std::move(program); }
@@ -46,6 +46,10 @@ class HostCpu : public sc_core::sc_module,
   // CPU's local time.
   void traceLayer(std::optional<int> layer);
   void traceInvocation(uint32_t invocation);
+  // The CPU's local time (ahead of the kernel's by up to a quantum), and whether the calling
+  // SystemC process is the CPU's thread.
+  sc_core::sc_time localTime() const { return sc_core::sc_time_stamp() + qk_.get_local_time(); }
+  bool onCpuThread() const;
 
   // rt::HostClock
   uint64_t now() const override;
@@ -64,7 +68,6 @@ class HostCpu : public sc_core::sc_module,
 
  private:
   void main();
-  sc_core::sc_time localTime() const { return sc_core::sc_time_stamp() + qk_.get_local_time(); }
   void registerAccess(tlm::tlm_command command, uint32_t offset, uint32_t* value);
   bool bulk(tlm::tlm_command command, uint64_t device_addr, uint8_t* host, size_t bytes);
   void transferDone(uint32_t port, const timing::Completion& completion) override;
@@ -86,10 +89,11 @@ class HostCpu : public sc_core::sc_module,
   uint64_t progress_ = 0;
   sc_core::sc_event copy_done_;
   bool copy_pending_ = false;
-  sc_core::sc_time wait_start_;  // the CPU's local time when it began waiting
+  sc_core::sc_time wait_start_;       // the CPU's local time when it began waiting
   sc_core::sc_event deadline_event_;  // interrupt-wait timeouts
   sc_core::sc_time deadline_armed_at_;
   bool deadline_armed_ = false;
+  sc_core::sc_process_handle thread_;
   Tracer* tracer_;
   Tracer::Signal sig_state_ = 0, sig_layer_ = 0, sig_invocation_ = 0;
 };

@@ -33,6 +33,9 @@ class Platform : public sc_core::sc_module {
   Bus& bus() { return *bus_; }
   const Clocks& clocks() const { return clocks_; }
   const config::HardwareConfig& config() const { return config_; }
+  // Simulated time in picoseconds as the calling process sees it: the host CPU's local time on
+  // its thread, the kernel's time elsewhere. Stamps log lines.
+  uint64_t nowPs() const;
   // Why the watchdog stopped the simulation, or empty.
   const std::string& hang() const { return hang_; }
   // The transaction that best explains a failed accelerator job: the one answered with an error

@@ -13,11 +13,11 @@
 #include <vector>
 
 #include "hilsim/drv/driver.h"
-#include "hilsim/rt/cpu_cost_model.h"
 #include "hilsim/rt/kernel.h"
 #include "hilsim/rt/model.h"
 #include "hilsim/rt/plan/chunk_plan.h"
 #include "hilsim/rt/plan/predict.h"
+#include "hilsim/timing/cpu_cost_model.h"
 
 namespace hilsim::rt {
 
@@ -30,7 +30,7 @@ enum class OffloadMode : uint8_t {
 // State shared by the accelerated kernels of one interpreter.
 class AccelContext {
  public:
-  AccelContext(drv::Driver& driver, plan::Hardware hardware, plan::TimingParams timing,
+  AccelContext(drv::Driver& driver, plan::Hardware hardware, timing::PlatformTiming timing,
                CpuCostModel cpu, OffloadMode mode);
 
   // Reads the metadata carrier of `model` (if any). Throws ModelError if it is corrupt.
@@ -51,14 +51,14 @@ class AccelContext {
 
   drv::Driver& driver() { return driver_; }
   const plan::Hardware& hardware() const { return hardware_; }
-  const plan::TimingParams& timing() const { return timing_; }
+  const timing::PlatformTiming& timing() const { return timing_; }
   const CpuCostModel& cpu() const { return cpu_; }
   OffloadMode mode() const { return mode_; }
 
  private:
   drv::Driver& driver_;
   plan::Hardware hardware_;
-  plan::TimingParams timing_;
+  timing::PlatformTiming timing_;
   CpuCostModel cpu_;
   OffloadMode mode_;
   std::map<int, std::vector<uint8_t>> metadata_plans_;

@@ -8,24 +8,12 @@
 #include <vector>
 
 #include "hilsim/rt/layer_record.h"
-#include "hilsim/timing/core_timing.h"
+#include "hilsim/timing/platform_timing.h"
 
 namespace hilsim::rt::plan {
 
 // The hardware a plan is made for (what a chunk plan records).
-struct Hardware {
-  uint32_t num_cores = 4;
-  uint32_t array_rows = 16;
-  uint32_t array_cols = 16;
-  timing::Dataflow dataflow = timing::Dataflow::kWeightStationary;
-  uint64_t sram_bytes = 256 * 1024;
-  bool double_buffer = true;
-  bool operator==(const Hardware& o) const {
-    return num_cores == o.num_cores && array_rows == o.array_rows && array_cols == o.array_cols &&
-           dataflow == o.dataflow && sram_bytes == o.sram_bytes && double_buffer == o.double_buffer;
-  }
-  bool operator!=(const Hardware& o) const { return !(*this == o); }
-};
+using Hardware = timing::AccelGeometry;
 
 // One core's share of the layer. SRAM offsets are bytes from the start of the core's SRAM.
 struct Chunk {

@@ -1,0 +1,94 @@
+#pragma once
+// The resolved hardware configuration: plain typed structs with every default filled in and every
+// value validated. Produced only by the loader (loader.h); modules receive these, never YAML.
+// Cycle counts are in the clock of the component that owns them (accel, bus or host CPU).
+
+#include <cstdint>
+#include <string>
+
+#include "hilsim/base/log.h"
+#include "hilsim/timing/bus_scheduler.h"
+#include "hilsim/timing/core_timing.h"
+#include "hilsim/timing/cpu_cost_model.h"
+
+namespace hilsim::config {
+
+// The timing model's own enums: the config names their values (toString below).
+using timing::Arbitration;
+using timing::Dataflow;
+enum class WeightMemory : uint8_t { kFlash, kSram, kExternal };
+enum class Fault : uint8_t { kNone, kBusError, kIrqLost, kDmaUnmapped };
+
+struct CoreConfig {
+  uint32_t array_rows = 16;
+  uint32_t array_cols = 16;
+  Dataflow dataflow = Dataflow::kWeightStationary;
+  uint64_t sram_bytes = 256 * 1024;
+  uint32_t startup_cycles = 32;
+  bool double_buffer = true;
+};
+
+struct DmaConfig {
+  uint32_t setup_cycles = 16;
+  uint32_t max_burst_bytes = 256;
+  uint32_t channels = 4;  // default: one per core
+};
+
+struct AccelConfig {
+  uint32_t num_cores = 4;
+  double clock_mhz = 400.0;
+  CoreConfig core;
+  DmaConfig dma;
+  uint32_t irq_latency_cycles = 8;
+  uint32_t reg_access_cycles = 2;
+};
+
+struct BusConfig {
+  uint32_t width_bytes = 16;
+  double clock_mhz = 400.0;
+  uint32_t latency_cycles = 4;
+  Arbitration arbitration = Arbitration::kRoundRobin;
+};
+
+struct MemoryConfig {
+  uint64_t size_bytes = 64ull * 1024 * 1024;
+  uint32_t latency_cycles = 10;   // bus clock
+  uint32_t bytes_per_cycle = 16;  // bus clock
+};
+
+struct CpuConfig {
+  std::string preset = "cortex-m55";
+  timing::KernelLibrary kernels = timing::KernelLibrary::kReference;
+  double clock_mhz = 400.0;  // default: the preset's clock
+  WeightMemory weight_memory = WeightMemory::kFlash;
+  uint32_t driver_job_cycles = 8000;  // software cost of one accelerator job
+  uint32_t driver_reg_cycles = 10;    // software cost per register access (plus the bus trip)
+  uint32_t irq_handler_cycles = 400;
+  timing::CpuCoefficients coefficients;  // preset values with any `cpu.coefficients.*` overrides
+};
+
+struct SimConfig {
+  uint64_t quantum_ns = 100000;
+  LogLevel log_level = LogLevel::kWarn;
+  uint64_t watchdog_cycles = 100'000'000;  // host-clock cycles without progress
+  Fault fault = Fault::kNone;
+  uint32_t fault_at_job = 0;
+  uint64_t transaction_bytes = 0;  // 0: one TLM transaction per DMA transfer
+};
+
+struct HardwareConfig {
+  AccelConfig accel;
+  BusConfig bus;
+  MemoryConfig memory;
+  CpuConfig cpu;
+  SimConfig sim;
+};
+
+const char* toString(Dataflow v);
+const char* toString(Arbitration v);
+const char* toString(WeightMemory v);
+const char* toString(Fault v);
+const char* toString(LogLevel v);
+const char* toString(timing::KernelLibrary v);
+
+}  // namespace hilsim::config

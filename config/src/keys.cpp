@@ -1,0 +1,469 @@
+#include "keys.h"
+
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <type_traits>
+#include <utility>
+
+#include "text.h"
+
+namespace hilsim::config::detail {
+namespace {
+
+using Kind = ConfigEntry::Kind;
+
+// A closed interval; an integer key may allow several (sim.transaction_bytes: 0 or 64..1 GiB).
+struct Interval {
+  int64_t lo, hi;
+};
+struct IntRule {
+  std::vector<Interval> intervals;
+  bool power_of_two = false;
+};
+
+std::string rangeText(const IntRule& rule) {
+  std::vector<std::string> parts;
+  for (const Interval& i : rule.intervals)
+    parts.push_back(i.lo == i.hi ? std::to_string(i.lo)
+                                 : std::to_string(i.lo) + ".." + std::to_string(i.hi));
+  return join(parts, " or ") + (rule.power_of_two ? ", power of two" : "");
+}
+
+bool inRange(int64_t v, const IntRule& rule) {
+  bool inside = false;
+  for (const Interval& i : rule.intervals) inside = inside || (v >= i.lo && v <= i.hi);
+  return inside && (!rule.power_of_two || (v > 0 && (v & (v - 1)) == 0));
+}
+
+std::string rangeText(double lo, double hi) {
+  const auto plain = [](double v) {
+    std::string s = formatNumber(v);
+    return s.size() > 2 && s.compare(s.size() - 2, 2, ".0") == 0 ? s.substr(0, s.size() - 2) : s;
+  };
+  return std::isinf(hi) ? ">= " + plain(lo) : plain(lo) + ".." + plain(hi);
+}
+
+std::string got(const Scalar& s) {
+  return s.quoted ? "the quoted string \"" + s.text + "\"" : "'" + s.text + "'";
+}
+
+// The raw and the resolved struct mirror each other, so one accessor reaches both.
+template <class Field, class Struct>
+using Member = std::decay_t<std::invoke_result_t<Field, Struct&>>;
+template <class Field>
+using RawSlot = Member<Field, RawConfig>;
+template <class Field>
+using Resolved = Member<Field, HardwareConfig>;
+
+KeySpec base(const char* key, const char* type, const char* unit, std::string range,
+             const char* doc, Kind kind, std::string expected) {
+  KeySpec k;
+  k.info = KeyInfo{key, type, unit, "", std::move(range), doc};
+  k.kind = kind;
+  k.expected = std::move(expected);
+  return k;
+}
+
+void finish(KeySpec& k, const char* derived_default) {
+  k.info.default_value = derived_default ? derived_default : k.read(HardwareConfig{});
+}
+
+template <class Field>
+KeySpec intKey(const char* key, Field field, const char* unit, IntRule rule, const char* doc,
+               const char* derived_default = nullptr) {
+  static_assert(std::is_same_v<RawSlot<Field>, RawInt>);
+  using T = Resolved<Field>;
+  static_assert(std::is_integral_v<T>);
+  for (const Interval& i : rule.intervals)
+    if (i.lo < 0 || static_cast<uint64_t>(i.hi) > std::numeric_limits<T>::max())
+      throw std::logic_error(std::string("config key table: range of ") + key +
+                             " exceeds its field");
+
+  KeySpec k = base(key, "int", unit, rangeText(rule), doc, Kind::kInt, "an integer");
+  const std::string name = key, range = k.info.range;
+  k.store = [field, name, range](RawConfig& raw, const Scalar& s, const Origin& origin) {
+    int64_t v = 0;
+    const ParseStatus status = s.quoted ? ParseStatus::kBadSyntax : parseInteger(s.text, v);
+    if (status == ParseStatus::kOverflow)
+      fail(origin, name + " = " + s.text + " is out of range (" + range + ")");
+    if (status != ParseStatus::kOk) fail(origin, name + ": expected an integer, got " + got(s));
+    field(raw) = RawInt{v, origin};
+  };
+  k.apply = [field, name, rule](const RawConfig& raw, HardwareConfig& hw) {
+    const RawInt& slot = field(raw);
+    if (!slot.value) return;
+    if (!inRange(*slot.value, rule)) {
+      const bool in_bounds =
+          rule.power_of_two && inRange(*slot.value, IntRule{rule.intervals, false});
+      fail(slot.origin, name + " = " + std::to_string(*slot.value) +
+                            (in_bounds ? " is not a power of two (" : " is out of range (") +
+                            rangeText(rule) + ")");
+    }
+    field(hw) = static_cast<T>(*slot.value);
+  };
+  k.read = [field](const HardwareConfig& hw) { return std::to_string(field(hw)); };
+  finish(k, derived_default);
+  return k;
+}
+
+constexpr double kUnbounded = std::numeric_limits<double>::infinity();
+
+template <class Field>
+KeySpec floatKey(const char* key, Field field, const char* unit, double lo, double hi,
+                 const char* doc, const char* derived_default = nullptr) {
+  static_assert(std::is_same_v<RawSlot<Field>, RawFloat>);
+  static_assert(std::is_same_v<Resolved<Field>, double>);
+  KeySpec k = base(key, "float", unit, rangeText(lo, hi), doc, Kind::kFloat, "a number");
+  const std::string name = key, range = k.info.range;
+  k.store = [field, name, range](RawConfig& raw, const Scalar& s, const Origin& origin) {
+    double v = 0.0;
+    const ParseStatus status = s.quoted ? ParseStatus::kBadSyntax : parseNumber(s.text, v);
+    if (status == ParseStatus::kOverflow)
+      fail(origin, name + " = " + s.text + " is out of range (" + range + ")");
+    if (status != ParseStatus::kOk) fail(origin, name + ": expected a number, got " + got(s));
+    field(raw) = RawFloat{v, origin};
+  };
+  k.apply = [field, name, range, lo, hi](const RawConfig& raw, HardwareConfig& hw) {
+    const RawFloat& slot = field(raw);
+    if (!slot.value) return;
+    if (!(*slot.value >= lo && *slot.value <= hi))
+      fail(slot.origin,
+           name + " = " + formatNumber(*slot.value) + " is out of range (" + range + ")");
+    field(hw) = *slot.value;
+  };
+  k.read = [field](const HardwareConfig& hw) { return formatNumber(field(hw)); };
+  finish(k, derived_default);
+  return k;
+}
+
+template <class Field>
+KeySpec boolKey(const char* key, Field field, const char* doc) {
+  static_assert(std::is_same_v<RawSlot<Field>, RawBool>);
+  static_assert(std::is_same_v<Resolved<Field>, bool>);
+  KeySpec k = base(key, "bool", "-", "true|false", doc, Kind::kBool, "true or false");
+  const std::string name = key;
+  k.store = [field, name](RawConfig& raw, const Scalar& s, const Origin& origin) {
+    const std::optional<bool> v = s.quoted ? std::nullopt : parseBool(s.text);
+    if (!v) fail(origin, name + ": expected true or false, got " + got(s));
+    field(raw) = RawBool{*v, origin};
+  };
+  k.apply = [field](const RawConfig& raw, HardwareConfig& hw) {
+    if (field(raw).value) field(hw) = *field(raw).value;
+  };
+  k.read = [field](const HardwareConfig& hw) { return std::string(field(hw) ? "true" : "false"); };
+  finish(k, nullptr);
+  return k;
+}
+
+// A key whose value is one of a fixed set of names, each standing for a resolved value.
+template <class Field, class T = Resolved<Field>>
+KeySpec choiceKey(const char* key, Field field, std::vector<std::pair<std::string, T>> choices,
+                  const char* doc) {
+  static_assert(std::is_same_v<RawSlot<Field>, RawString>);
+  std::vector<std::string> names;
+  for (const auto& c : choices) names.push_back(c.first);
+  const std::string range = join(names, "|");
+  KeySpec k = base(key, "enum", "-", range, doc, Kind::kString, "one of " + range);
+  const std::string name = key;
+  k.store = [field](RawConfig& raw, const Scalar& s, const Origin& origin) {
+    field(raw) = RawString{s.text, origin};
+  };
+  k.apply = [field, name, choices, names, range](const RawConfig& raw, HardwareConfig& hw) {
+    const RawString& slot = field(raw);
+    if (!slot.value) return;
+    for (const auto& c : choices) {
+      if (c.first == *slot.value) {
+        field(hw) = c.second;
+        return;
+      }
+    }
+    const std::optional<std::string> hint = nearest(*slot.value, names);
+    fail(slot.origin, name + " = '" + *slot.value + "' is not one of " + range +
+                          (hint ? " (did you mean '" + *hint + "'?)" : ""));
+  };
+  k.read = [field, choices](const HardwareConfig& hw) {
+    for (const auto& c : choices)
+      if (c.second == field(hw)) return c.first;
+    return std::string("?");
+  };
+  finish(k, nullptr);
+  return k;
+}
+
+template <class E>
+std::vector<std::pair<std::string, E>> named(std::initializer_list<E> values) {
+  std::vector<std::pair<std::string, E>> out;
+  for (E v : values) out.emplace_back(toString(v), v);
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> presetChoices() {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const std::string& p : timing::cpuPresetNames()) out.emplace_back(p, p);
+  return out;
+}
+
+// The key's dotted path as text, and one accessor that reaches the field in both RawConfig and
+// HardwareConfig: the two cannot drift apart.
+// clang-format off
+#define HILSIM_FIELD(path) #path, [](auto& c) -> auto& { return c.path; }
+// clang-format on
+
+std::vector<KeySpec> buildTable() {
+  using timing::KernelLibrary;
+  constexpr const char* kCycles = "cycles (accel clock)";
+  constexpr const char* kBusCycles = "cycles (bus clock)";
+  constexpr const char* kCpuCycles = "cycles (CPU clock)";
+  constexpr const char* kPreset = "preset";
+  const IntRule kCount64{{{1, 64}}};
+  const IntRule kUpTo1M{{{0, 1'000'000}}};
+  const IntRule kUpTo100k{{{0, 100'000}}};
+  const IntRule kArraySide{{{1, 1024}}};
+  const IntRule kClockRange{{{1, 10'000}}};
+
+  std::vector<KeySpec> t;
+  // accel
+  t.push_back(intKey(HILSIM_FIELD(accel.num_cores), "cores", kCount64, "Accelerator cores."));
+  t.push_back(floatKey(HILSIM_FIELD(accel.clock_mhz), "MHz", 1, 10'000, "Accelerator clock."));
+  t.push_back(intKey(HILSIM_FIELD(accel.core.array_rows), "PEs", kArraySide,
+                     "Rows of each core's systolic MAC array."));
+  t.push_back(intKey(HILSIM_FIELD(accel.core.array_cols), "PEs", kArraySide,
+                     "Columns of each core's systolic MAC array."));
+  t.push_back(choiceKey(
+      HILSIM_FIELD(accel.core.dataflow),
+      named({Dataflow::kWeightStationary, Dataflow::kOutputStationary, Dataflow::kInputStationary}),
+      "Systolic dataflow: weight, output or input stationary."));
+  t.push_back(intKey(HILSIM_FIELD(accel.core.sram_bytes), "bytes", IntRule{{{4096, 1ll << 30}}},
+                     "Local SRAM of each core; must hold at least one array_rows x array_cols "
+                     "int8 weight tile."));
+  t.push_back(intKey(HILSIM_FIELD(accel.core.startup_cycles), kCycles, kUpTo1M,
+                     "From the start command to the first tile of a job."));
+  t.push_back(boolKey(HILSIM_FIELD(accel.core.double_buffer),
+                      "Load the next tile while the current one computes."));
+  t.push_back(intKey(HILSIM_FIELD(accel.dma.setup_cycles), kCycles, kUpTo1M,
+                     "Set-up cost of one DMA transfer."));
+  t.push_back(intKey(HILSIM_FIELD(accel.dma.max_burst_bytes), "bytes", IntRule{{{1, 1 << 20}}},
+                     "Largest burst the DMA issues; at least bus.width_bytes."));
+  t.push_back(intKey(HILSIM_FIELD(accel.dma.channels), "channels", kCount64,
+                     "DMA channels that transfer concurrently.", "accel.num_cores"));
+  t.push_back(intKey(HILSIM_FIELD(accel.irq_latency_cycles), kCycles, kUpTo1M,
+                     "From the end of a job to the interrupt reaching the CPU."));
+  t.push_back(intKey(HILSIM_FIELD(accel.reg_access_cycles), kCycles, kUpTo100k,
+                     "Register block response time per access."));
+  // bus
+  t.push_back(intKey(HILSIM_FIELD(bus.width_bytes), "bytes", IntRule{{{1, 1024}}, true},
+                     "Data bus width: bytes per beat."));
+  t.push_back(floatKey(HILSIM_FIELD(bus.clock_mhz), "MHz", 1, 10'000, "Bus clock."));
+  t.push_back(intKey(HILSIM_FIELD(bus.latency_cycles), kBusCycles, kUpTo100k,
+                     "From a request to its first beat, per transaction."));
+  t.push_back(choiceKey(HILSIM_FIELD(bus.arbitration),
+                        named({Arbitration::kRoundRobin, Arbitration::kFixed}),
+                        "How the bus chooses between waiting initiators: in turn, or by fixed "
+                        "priority."));
+  // memory
+  t.push_back(intKey(HILSIM_FIELD(memory.size_bytes), "bytes", IntRule{{{65'536, 4'294'967'296ll}}},
+                     "Main memory size."));
+  t.push_back(intKey(HILSIM_FIELD(memory.latency_cycles), kBusCycles, kUpTo100k,
+                     "Main memory access latency."));
+  t.push_back(intKey(HILSIM_FIELD(memory.bytes_per_cycle), "bytes/bus cycle", IntRule{{{1, 1024}}},
+                     "Main memory bandwidth."));
+  // cpu
+  t.push_back(choiceKey(HILSIM_FIELD(cpu.preset), presetChoices(),
+                        "Host CPU core: sets the default clock and cost coefficients."));
+  t.push_back(choiceKey(
+      HILSIM_FIELD(cpu.kernels), named({KernelLibrary::kReference, KernelLibrary::kCmsisNn}),
+      "Kernel library the CPU runs: TFLM reference or CMSIS-NN (not on rv32im)."));
+  t.push_back(
+      floatKey(HILSIM_FIELD(cpu.clock_mhz), "MHz", 1, 10'000, "Host CPU clock.", "preset clock"));
+  t.push_back(choiceKey(HILSIM_FIELD(cpu.weight_memory),
+                        named({WeightMemory::kFlash, WeightMemory::kSram, WeightMemory::kExternal}),
+                        "Where layer weights live; sets cpu.coefficients.weight_memory_factor to "
+                        "1.0, 0.6 or 2.5."));
+  t.push_back(intKey(HILSIM_FIELD(cpu.driver_job_cycles), kCpuCycles, IntRule{{{0, 10'000'000}}},
+                     "Driver software cost of one accelerator job."));
+  t.push_back(intKey(HILSIM_FIELD(cpu.driver_reg_cycles), kCpuCycles, kUpTo100k,
+                     "Driver software cost per register access, on top of the bus trip."));
+  t.push_back(intKey(HILSIM_FIELD(cpu.irq_handler_cycles), kCpuCycles, kUpTo1M,
+                     "Interrupt handler cost per accelerator interrupt."));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.fc_per_mac), "cycles/MAC", 0, kUnbounded,
+                       "FULLY_CONNECTED and SVDF, per MAC (K padded to reduction_multiple).",
+                       kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.fc_per_output), "cycles/output", 0, kUnbounded,
+                       "FULLY_CONNECTED, per output; SVDF, per filter and unit.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.fc_per_call), "cycles/call", 0, kUnbounded,
+                       "FULLY_CONNECTED and SVDF, per invocation.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.conv1x1_per_mac), "cycles/MAC", 0, kUnbounded,
+                       "CONV_2D with a 1x1 kernel, per MAC.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.conv_per_mac), "cycles/MAC", 0, kUnbounded,
+                       "CONV_2D with a larger kernel, per MAC.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.conv_per_output), "cycles/output", 0,
+                       kUnbounded, "CONV_2D, per output.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.conv_per_call), "cycles/call", 0, kUnbounded,
+                       "CONV_2D, per invocation.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dwconv_per_mac), "cycles/MAC", 0, kUnbounded,
+                       "DEPTHWISE_CONV_2D, per MAC.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dwconv_per_call), "cycles/call", 0, kUnbounded,
+                       "DEPTHWISE_CONV_2D, per invocation.", kPreset));
+  t.push_back(floatKey(
+      HILSIM_FIELD(cpu.coefficients.pool_per_element), "cycles/element", 0, kUnbounded,
+      "AVERAGE_POOL_2D and MAX_POOL_2D, per window element (outputs x KH x KW).", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.softmax_per_element), "cycles/element", 0,
+                       kUnbounded, "SOFTMAX, per element.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.quantize_per_element), "cycles/element", 0,
+                       kUnbounded,
+                       "QUANTIZE, per element; MEAN, per output; operators without their own "
+                       "coefficient, per element.",
+                       kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dequantize_per_element), "cycles/element", 0,
+                       kUnbounded, "DEQUANTIZE, per element.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.reshape_per_call), "cycles/call", 0,
+                       kUnbounded, "RESHAPE, per invocation.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.op_per_call), "cycles/call", 0, kUnbounded,
+                       "Per invocation of pooling, SOFTMAX, element-wise and data-movement ops.",
+                       kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.svdf_state_per_byte), "cycles/byte", 0,
+                       kUnbounded, "SVDF, per byte of state shifted.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.add_per_element), "cycles/element", 0,
+                       kUnbounded, "ADD and SUB, per output element.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.mul_per_element), "cycles/element", 0,
+                       kUnbounded, "MUL, per output element.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.minmax_per_element), "cycles/element", 0,
+                       kUnbounded, "MAXIMUM and MINIMUM, per output element.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.activation_per_element), "cycles/element", 0,
+                       kUnbounded, "LOGISTIC and TANH, per element.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.hard_swish_per_element), "cycles/element", 0,
+                       kUnbounded, "HARD_SWISH, per element.", kPreset));
+  t.push_back(
+      floatKey(HILSIM_FIELD(cpu.coefficients.copy_per_element), "cycles/element", 0, kUnbounded,
+               "CONCATENATION, PAD, PADV2, TRANSPOSE, STRIDED_SLICE and SQUEEZE, per output "
+               "element.",
+               kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.mean_per_element), "cycles/element", 0,
+                       kUnbounded, "MEAN, per input element.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.lstm_cell_per_element), "cycles/element", 0,
+                       kUnbounded,
+                       "UNIDIRECTIONAL_SEQUENCE_LSTM, element-wise gate and cell work per cell and "
+                       "time step.",
+                       kPreset));
+  t.push_back(intKey(HILSIM_FIELD(cpu.coefficients.reduction_multiple), "elements", kCount64,
+                     "FULLY_CONNECTED pads K up to a multiple of this (16 for Helium kernels).",
+                     kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.weight_memory_factor), "factor", 0, kUnbounded,
+                       "Multiplies fc_per_mac for where weights live.", "from cpu.weight_memory"));
+  // sim
+  t.push_back(intKey(HILSIM_FIELD(sim.quantum_ns), "ns", IntRule{{{1, 1'000'000'000}}},
+                     "TLM quantum: how far the host CPU may run ahead before it synchronizes."));
+  t.push_back(choiceKey(
+      HILSIM_FIELD(sim.log_level),
+      named({LogLevel::kTrace, LogLevel::kDebug, LogLevel::kInfo, LogLevel::kWarn, LogLevel::kError,
+             LogLevel::kOff}),
+      "Least severe library log message printed on stderr (debug: every accelerator job)."));
+  t.push_back(intKey(HILSIM_FIELD(sim.watchdog_cycles), "cycles (CPU clock)",
+                     IntRule{{{1000, 1'000'000'000'000ll}}},
+                     "A run with no progress for this long is reported as a hang; the driver stops "
+                     "waiting for an interrupt after half of it."));
+  t.push_back(
+      choiceKey(HILSIM_FIELD(sim.fault),
+                named({Fault::kNone, Fault::kBusError, Fault::kIrqLost, Fault::kDmaUnmapped}),
+                "Fault injected into one accelerator job: an error response, a lost interrupt or a "
+                "transfer to unmapped memory."));
+  t.push_back(intKey(HILSIM_FIELD(sim.fault_at_job), "jobs", IntRule{{{0, 1'000'000'000}}},
+                     "Accelerator job that receives sim.fault (0: the first job of the run)."));
+  t.push_back(intKey(HILSIM_FIELD(sim.transaction_bytes), "bytes",
+                     IntRule{{{0, 0}, {64, 1ll << 30}}},
+                     "Size of the TLM transactions DMA data is split into (0: one per transfer); "
+                     "timing does not depend on it."));
+  return t;
+}
+
+#undef HILSIM_FIELD
+
+struct Index {
+  std::vector<KeySpec> specs;
+  std::vector<KeyInfo> infos;
+  std::map<std::string, size_t> by_key;
+  std::set<std::string> groups;
+  std::vector<std::string> paths;  // every key and every group: candidates for suggestions
+
+  Index() : specs(buildTable()) {
+    for (size_t i = 0; i < specs.size(); ++i) {
+      const std::string& key = specs[i].info.key;
+      infos.push_back(specs[i].info);
+      by_key.emplace(key, i);
+      for (size_t dot = key.find('.'); dot != std::string::npos; dot = key.find('.', dot + 1))
+        groups.insert(key.substr(0, dot));
+      paths.push_back(key);
+    }
+    paths.insert(paths.end(), groups.begin(), groups.end());
+  }
+};
+
+const Index& index() {
+  static const Index instance;
+  return instance;
+}
+
+std::string parentOf(const std::string& path) {
+  const size_t dot = path.rfind('.');
+  return dot == std::string::npos ? "" : path.substr(0, dot);
+}
+
+std::string leafOf(const std::string& path) {
+  const size_t dot = path.rfind('.');
+  return dot == std::string::npos ? path : path.substr(dot + 1);
+}
+
+}  // namespace
+
+const std::vector<KeySpec>& keySpecs() {
+  return index().specs;
+}
+
+const KeySpec* findKey(const std::string& key) {
+  const auto& by_key = index().by_key;
+  const auto it = by_key.find(key);
+  return it == by_key.end() ? nullptr : &index().specs[it->second];
+}
+
+bool isGroup(const std::string& path) {
+  return index().groups.count(path) > 0;
+}
+
+std::string unknownKeyMessage(const std::string& path) {
+  // Score every key and group by the whole dotted path, and by the last name alone (a sibling
+  // costs nothing extra; the same name under another group costs one edit).
+  const std::string parent = parentOf(path), leaf = leafOf(path);
+  std::string best;
+  size_t best_score = std::numeric_limits<size_t>::max();
+  for (const std::string& candidate : index().paths) {
+    const size_t whole = suggestionDistance(path, candidate);
+    const size_t by_leaf =
+        suggestionDistance(leaf, leafOf(candidate)) + (parentOf(candidate) == parent ? 0 : 1);
+    const size_t score = std::min(whole, by_leaf);
+    if (score < best_score) best_score = score, best = candidate;
+  }
+  std::string message = "unknown key '" + path + "'";
+  if (closeEnough(best_score, leaf.size())) return message + " (did you mean '" + best + "'?)";
+
+  std::vector<std::string> siblings;
+  if (parent.empty()) siblings.push_back("include");
+  for (const std::string& candidate : index().paths)
+    if (parentOf(candidate) == parent) siblings.push_back(leafOf(candidate));
+  if (siblings.empty()) return message;
+  return message + " (valid " +
+         (parent.empty() ? "top-level keys" : "keys under '" + parent + "'") + ": " +
+         join(siblings, ", ") + ")";
+}
+
+}  // namespace hilsim::config::detail
+
+namespace hilsim::config {
+
+const std::vector<KeyInfo>& configKeys() {
+  return detail::index().infos;
+}
+
+}  // namespace hilsim::config

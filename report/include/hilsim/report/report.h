@@ -1,0 +1,58 @@
+#pragma once
+// The per-layer report of `hilsim run`: collected from the interpreter's profiler and written as
+// JSON (--report), CSV (--csv) and the printed table (PRODUCT.md "The per-layer report").
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "hilsim/config/hardware_config.h"
+#include "hilsim/rt/profiler.h"
+
+namespace hilsim::report {
+
+class LayerCollector final : public rt::Profiler {
+ public:
+  void endLayer(const rt::LayerRecord& record) override { records_.push_back(record); }
+  const std::vector<rt::LayerRecord>& records() const { return records_; }
+
+ private:
+  std::vector<rt::LayerRecord> records_;
+};
+
+struct Totals {
+  uint64_t cycles = 0;
+  uint64_t accel_cycles = 0;  // cycles of layers on the accelerated path
+  uint64_t cpu_cycles = 0;    // cycles of layers on the reference path
+  uint64_t ref_cycles = 0;    // what every layer would cost on the reference path
+  uint64_t macs = 0;
+  double seconds = 0.0;  // cycles at the host clock
+};
+
+struct RunReport {
+  std::string model_path;
+  std::string model_sha256;
+  std::string mode;
+  std::string config_source;  // path, or "embedded defaults"
+  config::HardwareConfig config;
+  std::vector<rt::LayerRecord> layers;
+  uint32_t invocations = 0;
+  double host_seconds = 0.0;
+  uint64_t simulated_cycles = 0;  // host-clock cycles from start to end of the run
+  uint64_t arena_bytes = 0;
+  std::vector<std::string> notes;  // one-time messages (e.g. planned in memory)
+  // Accelerator jobs that failed; each such layer was computed on the CPU instead.
+  std::vector<std::string> failures;
+
+  Totals totals() const;
+};
+
+std::string reportJson(const RunReport& report);
+std::string reportCsv(const RunReport& report);
+void printReport(std::ostream& out, const RunReport& report);
+
+// "rows x k -> n" for FULLY_CONNECTED, "[in] -> [out]" otherwise.
+std::string shapeText(const rt::LayerRecord& record);
+
+}  // namespace hilsim::report

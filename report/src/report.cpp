@@ -1,0 +1,315 @@
+#include "hilsim/report/report.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+#include "hilsim/config/loader.h"
+#include "hilsim/report/csv.h"
+#include "hilsim/report/json.h"
+#include "hilsim/rt/model.h"
+
+namespace hilsim::report {
+namespace {
+
+std::string withCommas(uint64_t v) {
+  std::string digits = std::to_string(v);
+  std::string out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+// Writes the resolved config as nested JSON objects following the dotted keys.
+void writeConfig(JsonWriter& json, const config::HardwareConfig& cfg) {
+  std::vector<std::string> open;
+  json.beginObject();
+  for (const config::ConfigEntry& e : config::describeConfig(cfg)) {
+    std::vector<std::string> parts;
+    std::stringstream ss(e.key);
+    for (std::string p; std::getline(ss, p, '.');) parts.push_back(p);
+    const std::string leaf = parts.back();
+    parts.pop_back();
+    size_t common = 0;
+    while (common < open.size() && common < parts.size() && open[common] == parts[common]) ++common;
+    while (open.size() > common) {
+      json.endObject();
+      open.pop_back();
+    }
+    for (size_t i = common; i < parts.size(); ++i) {
+      json.key(parts[i]).beginObject();
+      open.push_back(parts[i]);
+    }
+    json.key(leaf);
+    switch (e.kind) {
+      case config::ConfigEntry::Kind::kString:
+        json.value(e.value);
+        break;
+      default:
+        json.raw(e.value);
+        break;
+    }
+  }
+  while (!open.empty()) {
+    json.endObject();
+    open.pop_back();
+  }
+  json.endObject();
+}
+
+void writeShape(JsonWriter& json, const rt::Shape& shape) {
+  json.beginArray();
+  for (int32_t d : shape) json.value(static_cast<int64_t>(d));
+  json.endArray();
+}
+
+void writeLayer(JsonWriter& json, const rt::LayerRecord& r) {
+  json.beginObject();
+  json.key("invocation").value(r.invocation);
+  json.key("index").value(r.index);
+  json.key("op").value(rt::opName(r.op));
+  json.key("name").value(r.name);
+  json.key("shape").beginObject();
+  if (r.gemm) {
+    json.key("rows").value(r.gemm->rows).key("k").value(r.gemm->k).key("n").value(r.gemm->n);
+  } else {
+    json.key("inputs").beginArray();
+    for (const rt::Shape& s : r.input_shapes) writeShape(json, s);
+    json.endArray().key("outputs").beginArray();
+    for (const rt::Shape& s : r.output_shapes) writeShape(json, s);
+    json.endArray();
+  }
+  json.endObject();
+  json.key("macs").value(r.macs);
+  json.key("path").value(rt::pathName(r.path));
+  json.key("reason").value(r.reason);
+  json.key("cycles").value(r.cycles);
+  json.key("ref_cycles").value(r.ref_cycles);
+  if (r.accel) {
+    const rt::AccelBreakdown& a = *r.accel;
+    json.key("accel").beginObject();
+    json.key("fixed_cycles").value(a.fixed_cycles);
+    json.key("variable_cycles").value(a.variable_cycles);
+    json.key("upload_cycles").value(a.upload_cycles);
+    json.key("dma_in_cycles").value(a.dma_in_cycles);
+    json.key("compute_cycles").value(a.compute_cycles);
+    json.key("dma_out_cycles").value(a.dma_out_cycles);
+    json.key("sync_cycles").value(a.sync_cycles);
+    json.key("bus_stall_cycles").value(a.bus_stall_cycles);
+    json.key("bytes_moved").value(a.bytes_moved);
+    json.key("per_core").beginArray();
+    for (const rt::CoreBusy& c : a.per_core)
+      json.beginObject()
+          .key("core")
+          .value(c.core)
+          .key("busy_cycles")
+          .value(c.busy_cycles)
+          .key("utilization")
+          .value(c.utilization)
+          .endObject();
+    json.endArray();
+    json.key("mac_utilization").value(a.mac_utilization);
+    json.endObject();
+  }
+  if (r.break_even_macs)
+    json.key("break_even_macs").value(*r.break_even_macs);
+  else
+    json.key("break_even_macs").null();
+  json.endObject();
+}
+
+}  // namespace
+
+std::string shapeText(const rt::LayerRecord& r) {
+  if (r.gemm)
+    return std::to_string(r.gemm->rows) + "x" + std::to_string(r.gemm->k) + "->" +
+           std::to_string(r.gemm->n);
+  std::string text;
+  for (const rt::Shape& s : r.input_shapes) text += (text.empty() ? "" : ",") + rt::shapeString(s);
+  text += "->";
+  for (size_t i = 0; i < r.output_shapes.size(); ++i)
+    text += (i ? "," : "") + rt::shapeString(r.output_shapes[i]);
+  return text;
+}
+
+Totals RunReport::totals() const {
+  Totals t;
+  for (const rt::LayerRecord& r : layers) {
+    t.cycles += r.cycles;
+    (r.path == rt::ExecPath::kAccel ? t.accel_cycles : t.cpu_cycles) += r.cycles;
+    t.ref_cycles += r.ref_cycles;
+    t.macs += r.macs;
+  }
+  t.seconds = static_cast<double>(t.cycles) / (config.cpu.clock_mhz * 1e6);
+  return t;
+}
+
+std::string reportJson(const RunReport& report) {
+  const Totals t = report.totals();
+  JsonWriter json;
+  json.beginObject();
+  json.key("hilsim_version").value(HILSIM_VERSION);
+  json.key("model").beginObject();
+  json.key("path").value(report.model_path).key("sha256").value(report.model_sha256);
+  json.endObject();
+  json.key("config_source").value(report.config_source);
+  json.key("config");
+  writeConfig(json, report.config);
+  json.key("mode").value(report.mode);
+  json.key("totals").beginObject();
+  json.key("cycles").value(t.cycles);
+  json.key("accel_cycles").value(t.accel_cycles);
+  json.key("cpu_cycles").value(t.cpu_cycles);
+  json.key("ref_cycles").value(t.ref_cycles);
+  json.key("seconds").value(t.seconds);
+  json.key("macs").value(t.macs);
+  json.key("speedup_over_ref")
+      .value(t.cycles ? static_cast<double>(t.ref_cycles) / static_cast<double>(t.cycles) : 0.0);
+  json.endObject();
+  json.key("simulation").beginObject();
+  json.key("host_seconds").value(report.host_seconds);
+  json.key("simulated_cycles").value(report.simulated_cycles);
+  json.key("simulated_cycles_per_host_second")
+      .value(report.host_seconds > 0
+                 ? static_cast<double>(report.simulated_cycles) / report.host_seconds
+                 : 0.0);
+  json.key("invocations").value(report.invocations);
+  json.key("arena_bytes").value(report.arena_bytes);
+  json.endObject();
+  json.key("notes").beginArray();
+  for (const std::string& n : report.notes) json.value(n);
+  json.endArray();
+  json.key("failures").beginArray();
+  for (const std::string& f : report.failures) json.value(f);
+  json.endArray();
+  json.key("layers").beginArray();
+  for (const rt::LayerRecord& r : report.layers) writeLayer(json, r);
+  json.endArray();
+  json.endObject();
+  return json.str();
+}
+
+std::string reportCsv(const RunReport& report) {
+  std::ostringstream out;
+  out << "invocation,index,op,name,shape,macs,path,reason,cycles,ref_cycles,fixed_cycles,"
+         "variable_cycles,upload_cycles,dma_in_cycles,compute_cycles,dma_out_cycles,sync_cycles,"
+         "bus_stall_cycles,bytes_moved,mac_utilization,break_even_macs\n";
+  for (const rt::LayerRecord& r : report.layers) {
+    out << r.invocation << ',' << r.index << ',' << rt::opName(r.op) << ',' << csvField(r.name)
+        << ',' << csvField(shapeText(r)) << ',' << r.macs << ',' << rt::pathName(r.path) << ','
+        << csvField(r.reason) << ',' << r.cycles << ',' << r.ref_cycles << ',';
+    if (r.accel) {
+      const rt::AccelBreakdown& a = *r.accel;
+      out << a.fixed_cycles << ',' << a.variable_cycles << ',' << a.upload_cycles << ','
+          << a.dma_in_cycles << ',' << a.compute_cycles << ',' << a.dma_out_cycles << ','
+          << a.sync_cycles << ',' << a.bus_stall_cycles << ',' << a.bytes_moved << ','
+          << fixed(a.mac_utilization, 4) << ',';
+    } else {
+      out << ",,,,,,,,,,";
+    }
+    if (r.break_even_macs) out << *r.break_even_macs;
+    out << '\n';
+  }
+  return out.str();
+}
+
+void printReport(std::ostream& out, const RunReport& report) {
+  const uint32_t runs = std::max<uint32_t>(report.invocations, 1);
+  // Per layer: mean over invocations.
+  struct Row {
+    const rt::LayerRecord* first = nullptr;
+    uint64_t cycles = 0, ref_cycles = 0;
+    uint32_t accel_runs = 0;
+  };
+  std::map<int, Row> rows;
+  for (const rt::LayerRecord& r : report.layers) {
+    Row& row = rows[r.index];
+    if (!row.first) row.first = &r;
+    row.cycles += r.cycles;
+    row.ref_cycles += r.ref_cycles;
+    if (r.path == rt::ExecPath::kAccel) ++row.accel_runs;
+  }
+  size_t shape_width = 5, op_width = 2;
+  for (const auto& [index, row] : rows) {
+    shape_width = std::max(shape_width, shapeText(*row.first).size());
+    op_width = std::max(op_width, std::string(rt::opName(row.first->op)).size());
+  }
+  char line[512];
+  out << "model " << report.model_path << "  mode " << report.mode << "  config "
+      << report.config_source << "  cpu " << report.config.cpu.preset << " @ "
+      << fixed(report.config.cpu.clock_mhz, 0) << " MHz  accel " << report.config.accel.num_cores
+      << " cores\n";
+  if (runs > 1) out << "per-layer cycles are the mean of " << runs << " invocations\n";
+  std::snprintf(line, sizeof line, "%4s  %-*s  %-*s  %12s  %-5s  %12s  %12s  %7s  %s\n", "#",
+                static_cast<int>(op_width), "op", static_cast<int>(shape_width), "shape", "MACs",
+                "path", "cycles", "ref_cycles", "speedup", "reason");
+  out << line;
+  for (const auto& [index, row] : rows) {
+    const rt::LayerRecord& r = *row.first;
+    const uint64_t cycles = (row.cycles + runs / 2) / runs;
+    const uint64_t ref = (row.ref_cycles + runs / 2) / runs;
+    const std::string path = row.accel_runs == 0      ? "ref"
+                             : row.accel_runs == runs ? "accel"
+                                                      : "mixed";
+    std::snprintf(
+        line, sizeof line, "%4d  %-*s  %-*s  %12s  %-5s  %12s  %12s  %6sx  %s\n", index,
+        static_cast<int>(op_width), rt::opName(r.op), static_cast<int>(shape_width),
+        shapeText(r).c_str(), withCommas(r.macs).c_str(), path.c_str(), withCommas(cycles).c_str(),
+        withCommas(ref).c_str(),
+        fixed(cycles ? static_cast<double>(ref) / static_cast<double>(cycles) : 0.0, 2).c_str(),
+        r.reason.c_str());
+    out << line;
+  }
+  const Totals t = report.totals();
+  const uint64_t total_per_run = (t.cycles + runs / 2) / runs;
+  const uint64_t ref_per_run = (t.ref_cycles + runs / 2) / runs;
+  out << "total: " << withCommas(total_per_run) << " cycles per invocation ("
+      << fixed(t.seconds / runs * 1e3, 3) << " ms at " << fixed(report.config.cpu.clock_mhz, 0)
+      << " MHz), reference path " << withCommas(ref_per_run) << " cycles, speed-up "
+      << fixed(total_per_run ? static_cast<double>(ref_per_run) / static_cast<double>(total_per_run)
+                             : 0.0,
+               2)
+      << "x over ref, " << withCommas(t.macs / runs) << " MACs, arena "
+      << withCommas(report.arena_bytes) << " bytes\n";
+
+  // Summary by op type, in the manner of TFLite's benchmark_model.
+  struct OpSum {
+    uint64_t count = 0, cycles = 0;
+  };
+  std::map<std::string, OpSum> by_op;
+  for (const auto& [index, row] : rows) {
+    OpSum& s = by_op[rt::opName(row.first->op)];
+    ++s.count;
+    s.cycles += row.cycles;
+  }
+  std::vector<std::pair<std::string, OpSum>> sorted(by_op.begin(), by_op.end());
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto& a, const auto& b) { return a.second.cycles > b.second.cycles; });
+  out << "summary by op type:\n";
+  std::snprintf(line, sizeof line, "  %-*s  %5s  %12s  %7s  %7s\n", static_cast<int>(op_width),
+                "op", "count", "cycles", "%", "cdf%");
+  out << line;
+  double cumulative = 0.0;
+  for (const auto& [name, s] : sorted) {
+    const double share =
+        t.cycles ? 100.0 * static_cast<double>(s.cycles) / static_cast<double>(t.cycles) : 0.0;
+    cumulative += share;
+    std::snprintf(line, sizeof line, "  %-*s  %5" PRIu64 "  %12s  %6s%%  %6s%%\n",
+                  static_cast<int>(op_width), name.c_str(), s.count,
+                  withCommas((s.cycles + runs / 2) / runs).c_str(), fixed(share, 1).c_str(),
+                  fixed(cumulative, 1).c_str());
+    out << line;
+  }
+}
+
+}  // namespace hilsim::report

@@ -1,0 +1,41 @@
+#pragma once
+// One simulated run of a model: inputs in, outputs and the per-layer report out.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hilsim/config/hardware_config.h"
+#include "hilsim/report/report.h"
+#include "hilsim/rt/model.h"
+#include "hilsim/sim/session.h"
+
+namespace hilsim::sim {
+
+struct RunSpec {
+  Mode mode = Mode::kAuto;
+  config::HardwareConfig config;
+  std::string config_source;
+  // Raw bytes for input tensor 0, a whole number of frames; empty: pseudo-random inputs.
+  std::vector<uint8_t> input;
+  uint64_t invocations = 1;  // used when `input` is empty
+  uint64_t seed = 1;
+  std::optional<std::string> vcd_path;            // write a VCD trace here
+  std::optional<std::pair<int, int>> vcd_layers;  // bound the trace to layers A..B
+};
+
+struct RunResult {
+  report::RunReport report;
+  std::vector<uint8_t> output;  // output tensor 0 of every invocation, concatenated
+  // Accelerator jobs that failed, summarized in one line: the device was soft-reset, the layer
+  // computed on the CPU and the run went on. Non-empty means the run failed (exit 3), though its
+  // outputs and report are complete.
+  std::string failure;
+};
+
+// Runs `model` as `spec` says: in `ref` mode without a trace on a counting clock, otherwise on
+// the simulated platform. Throws ModelError/InputError (exit 2) or SimulationError (exit 3).
+RunResult runModel(rt::Model& model, const RunSpec& spec);
+
+}  // namespace hilsim::sim

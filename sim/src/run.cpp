@@ -1,0 +1,209 @@
+#include "hilsim/sim/run.h"
+
+#include <chrono>
+#include <cstring>
+#include <memory>
+
+#include "hilsim/base/rng.h"
+#include "hilsim/base/sha256.h"
+#include "hilsim/config/derived.h"
+#include "hilsim/errors.h"
+#include "hilsim/rt/interpreter.h"
+
+namespace hilsim::sim {
+namespace {
+
+// Deterministic pseudo-random contents for an input tensor, within its quantized range.
+void fillRandom(rt::Tensor& t, Rng& rng) {
+  const size_t count = static_cast<size_t>(t.elements());
+  switch (t.type) {
+    case rt::TensorType::INT8:
+      for (size_t i = 0; i < count; ++i)
+        t.as<int8_t>()[i] = static_cast<int8_t>(rng.range(-128, 127));
+      break;
+    case rt::TensorType::INT16:
+      for (size_t i = 0; i < count; ++i)
+        t.as<int16_t>()[i] = static_cast<int16_t>(rng.range(-32768, 32767));
+      break;
+    case rt::TensorType::INT32:
+      for (size_t i = 0; i < count; ++i)
+        t.as<int32_t>()[i] = static_cast<int32_t>(rng.range(-1000000, 1000000));
+      break;
+    case rt::TensorType::FLOAT32: {
+      double lo = -1.0, hi = 1.0;
+      if (!t.quant.empty()) {
+        lo = t.quant.scale0() * (-128.0 - t.quant.zero_point0());
+        hi = t.quant.scale0() * (127.0 - t.quant.zero_point0());
+      }
+      for (size_t i = 0; i < count; ++i)
+        t.as<float>()[i] = static_cast<float>(lo + (hi - lo) * rng.unit());
+      break;
+    }
+    default:
+      for (size_t i = 0; i < t.bytes; ++i) t.data[i] = static_cast<uint8_t>(rng.next());
+  }
+}
+
+// Feeds every frame through one interpreter and collects output tensor 0.
+void runFrames(rt::Interpreter& interp, const RunSpec& spec, RunResult* result) {
+  rt::Tensor& in = interp.input(0);
+  rt::Tensor& out = interp.output(0);
+  uint64_t frames = spec.invocations;
+  if (!spec.input.empty()) {
+    if (in.bytes == 0 || spec.input.size() % in.bytes != 0)
+      throw InputError("--input holds " + std::to_string(spec.input.size()) +
+                       " bytes, which is not a whole number of " + std::to_string(in.bytes) +
+                       "-byte frames of input tensor 0 (" + rt::typeName(in.type) + " " +
+                       rt::shapeString(in.shape) + ")");
+    frames = spec.input.size() / in.bytes;
+  }
+  Rng rng(spec.seed);
+  result->output.reserve(static_cast<size_t>(frames) * out.bytes);
+  for (uint64_t f = 0; f < frames; ++f) {
+    if (spec.input.empty()) {
+      for (size_t i = 0; i < interp.inputCount(); ++i) fillRandom(interp.input(i), rng);
+    } else {
+      std::memcpy(in.data, spec.input.data() + f * in.bytes, in.bytes);
+      for (size_t i = 1; i < interp.inputCount(); ++i) fillRandom(interp.input(i), rng);
+    }
+    interp.invoke();
+    result->output.insert(result->output.end(), out.data, out.data + out.bytes);
+  }
+  result->report.invocations = static_cast<uint32_t>(frames);
+  result->report.arena_bytes = interp.arenaPlan().total_bytes;
+}
+
+// Forwards layer records to the collector and marks the current layer in the trace.
+class TracingProfiler final : public rt::Profiler {
+ public:
+  TracingProfiler(report::LayerCollector& collector, model::HostCpu& host)
+      : collector_(collector), host_(host) {}
+  void beginLayer(uint32_t invocation, int node) override {
+    if (invocation != invocation_) host_.traceInvocation(invocation_ = invocation);
+    host_.traceLayer(node);
+  }
+  void endLayer(const rt::LayerRecord& record) override {
+    host_.traceLayer(std::nullopt);
+    collector_.endLayer(record);
+  }
+
+ private:
+  report::LayerCollector& collector_;
+  model::HostCpu& host_;
+  uint32_t invocation_ = UINT32_MAX;
+};
+
+void runOnCountingClock(rt::Model& model, const RunSpec& spec, RunResult* result,
+                        report::LayerCollector& collector) {
+  rt::CountingClock clock;
+  rt::InterpreterOptions options;
+  options.clock = &clock;
+  options.profiler = &collector;
+  options.cost_model = config::costModel(spec.config);
+  const rt::OpResolver resolver = rt::referenceOpResolver();
+  rt::Interpreter interp(model, resolver, options);
+  interp.allocate();
+  runFrames(interp, spec, result);
+  result->report.simulated_cycles = clock.now();
+}
+
+// The GTKWave save file beside a trace: t.vcd -> t.gtkw (other names get .gtkw appended).
+std::string gtkwPath(const std::string& vcd_path) {
+  const std::string ext = ".vcd";
+  const size_t slash = vcd_path.find_last_of('/');
+  const size_t base = slash == std::string::npos ? 0 : slash + 1;
+  if (vcd_path.size() > base + ext.size() &&
+      vcd_path.compare(vcd_path.size() - ext.size(), ext.size(), ext) == 0)
+    return vcd_path.substr(0, vcd_path.size() - ext.size()) + ".gtkw";
+  return vcd_path + ".gtkw";
+}
+
+// One line for the failed accelerator jobs: the first, where it happened, and how many
+// accelerator jobs ran after it.
+std::string summarizeFailures(const std::vector<std::string>& failures,
+                              const std::vector<rt::LayerRecord>& records) {
+  std::optional<uint32_t> invocation;
+  size_t later = 0;
+  for (const rt::LayerRecord& r : records) {
+    if (invocation && r.path == rt::ExecPath::kAccel) ++later;
+    if (!invocation && r.reason.rfind("accelerator job failed", 0) == 0) invocation = r.invocation;
+  }
+  return (invocation ? "invocation " + std::to_string(*invocation) + ", " : std::string()) +
+         failures.front() +
+         (failures.size() > 1 ? "; " + std::to_string(failures.size() - 1) + " more jobs failed"
+                              : std::string()) +
+         "; the failed layer" + (failures.size() > 1 ? "s were" : " was") +
+         " computed on the CPU and " + std::to_string(later) + " later accelerator job" +
+         (later == 1 ? "" : "s") + " completed";
+}
+
+// Bounds the trace to the first invocation's layers `range`.
+void setTraceWindow(model::Tracer& tracer, const std::pair<int, int>& range, uint64_t cpu_ps,
+                    const std::vector<rt::LayerRecord>& records) {
+  const auto [first, last] = range;
+  std::optional<uint64_t> from, to;
+  for (const rt::LayerRecord& r : records) {
+    if (r.invocation != 0) break;
+    if (r.index == first) from = r.start_cycle;
+    if (r.index == last) to = r.start_cycle + r.cycles;
+  }
+  if (!from || !to)
+    throw UsageError("--vcd-layers " + std::to_string(first) + "-" + std::to_string(last) +
+                     ": the model has no such layers");
+  const sc_core::sc_time period(static_cast<double>(cpu_ps), sc_core::SC_PS);
+  tracer.setWindow(period * static_cast<double>(*from), period * static_cast<double>(*to));
+}
+
+void runOnSimulatedPlatform(rt::Model& model, const RunSpec& spec, RunResult* result,
+                            report::LayerCollector& collector) {
+  std::unique_ptr<model::Tracer> tracer;
+  if (spec.vcd_path) tracer = std::make_unique<model::Tracer>();
+  std::vector<std::string> failures;
+  runSession(spec.config, spec.mode, tracer.get(), [&](HostSide& side) {
+    side.accel.loadMetadataPlans(model);
+    TracingProfiler profiler(collector, side.host);
+    rt::InterpreterOptions options;
+    options.clock = &side.host;
+    options.profiler = &profiler;
+    options.cost_model = config::costModel(spec.config);
+    rt::Interpreter interp(model, side.resolver, options);
+    interp.allocate();
+    runFrames(interp, spec, result);
+    result->report.notes = side.accel.notes();
+    failures = side.accel.failures();
+    result->report.failures = failures;
+    result->report.simulated_cycles = side.host.now();
+  });
+  if (!failures.empty()) result->failure = summarizeFailures(failures, collector.records());
+  if (tracer) {
+    if (spec.vcd_layers)
+      setTraceWindow(*tracer, *spec.vcd_layers, config::platformTiming(spec.config).clocks.cpu_ps,
+                     collector.records());
+    tracer->write(*spec.vcd_path, std::string("hilsim ") + HILSIM_VERSION);
+    tracer->writeGtkw(gtkwPath(*spec.vcd_path), *spec.vcd_path);
+  }
+}
+
+}  // namespace
+
+RunResult runModel(rt::Model& model, const RunSpec& spec) {
+  RunResult result;
+  report::RunReport& report = result.report;
+  report.model_path = model.label();
+  report.model_sha256 = sha256Hex(model.bytes().data(), model.bytes().size());
+  report.mode = modeName(spec.mode);
+  report.config_source = spec.config_source;
+  report.config = spec.config;
+  report::LayerCollector collector;
+  const auto start = std::chrono::steady_clock::now();
+  if (spec.mode == Mode::kRef && !spec.vcd_path)
+    runOnCountingClock(model, spec, &result, collector);
+  else
+    runOnSimulatedPlatform(model, spec, &result, collector);
+  report.host_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  report.layers = collector.records();
+  return result;
+}
+
+}  // namespace hilsim::sim

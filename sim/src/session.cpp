@@ -1,0 +1,93 @@
+#include "hilsim/sim/session.h"
+
+#include <algorithm>
+#include <memory>
+
+#include "hilsim/base/log.h"
+#include "hilsim/config/derived.h"
+#include "hilsim/errors.h"
+
+namespace hilsim::sim {
+namespace {
+
+rt::OffloadMode offloadMode(Mode mode) {
+  switch (mode) {
+    case Mode::kAccel:
+      return rt::OffloadMode::kAccel;
+    case Mode::kCompare:
+      return rt::OffloadMode::kCompare;
+    default:
+      return rt::OffloadMode::kAuto;
+  }
+}
+
+uint64_t simulatedPs(const void* platform) {
+  return static_cast<const model::Platform*>(platform)->nowPs();
+}
+
+// Clears the log's time source when the session ends, however it ends.
+struct TimeStamping {
+  explicit TimeStamping(const model::Platform& platform) {
+    log::setTimeSource(simulatedPs, &platform);
+  }
+  ~TimeStamping() { log::setTimeSource(nullptr, nullptr); }
+};
+
+}  // namespace
+
+Mode parseMode(const std::string& text, const std::string& option) {
+  if (text == "auto") return Mode::kAuto;
+  if (text == "accel") return Mode::kAccel;
+  if (text == "ref") return Mode::kRef;
+  if (text == "compare") return Mode::kCompare;
+  throw UsageError(option + ": '" + text + "' is not one of auto|accel|ref|compare");
+}
+
+const char* modeName(Mode mode) {
+  switch (mode) {
+    case Mode::kAuto:
+      return "auto";
+    case Mode::kAccel:
+      return "accel";
+    case Mode::kRef:
+      return "ref";
+    case Mode::kCompare:
+      return "compare";
+  }
+  return "?";
+}
+
+drv::DriverOptions driverOptions(const config::HardwareConfig& c) {
+  drv::DriverOptions o;
+  o.job_cycles = c.cpu.driver_job_cycles;
+  o.irq_handler_cycles = c.cpu.irq_handler_cycles;
+  // Half the watchdog period: a lost interrupt is detected, and recovered from, by the driver
+  // before the watchdog would call the run hung.
+  o.timeout_cycles = std::max<uint64_t>(1, c.sim.watchdog_cycles / 2);
+  return o;
+}
+
+void runSession(const config::HardwareConfig& config, Mode mode, model::Tracer* tracer,
+                const std::function<void(HostSide&)>& program) {
+  static std::unique_ptr<model::Platform> platform;
+  platform = std::make_unique<model::Platform>("platform", config, tracer);
+  model::Platform& p = *platform;
+  const TimeStamping stamping(p);
+  model::runOnPlatform(p, [&] {
+    drv::Driver driver(p.host(), driverOptions(config));
+    if (driver.open() != drv::Status::kOk)
+      throw SimulationError("driver cannot open the accelerator: " + driver.lastError());
+    rt::AccelContext accel(driver, config::accelGeometry(config), config::platformTiming(config),
+                           config::costModel(config), offloadMode(mode));
+    accel.setFailureContext(
+        [&p] { return "last transaction: " + p.jobFailureTransaction().describe(); });
+    rt::OpResolver resolver = rt::referenceOpResolver();
+    if (mode != Mode::kRef)
+      resolver.add(tflite::BuiltinOperator::FULLY_CONNECTED,
+                   [&accel] { return rt::makeFullyConnectedAccel(accel); });
+    HostSide side{p, p.host(), driver, accel, resolver};
+    program(side);
+  });
+}
+
+}  // namespace hilsim::sim

@@ -1,0 +1,112 @@
+#pragma once
+// Host-CPU cycle model of the reference kernels: cycles as a function of the work an operator
+// does. The formulas and the origin of every preset figure are in configs/README.md.
+//
+//   FULLY_CONNECTED    fc_per_mac * rows * pad(K) * N * weight_memory + fc_per_output * outputs
+//                      + fc_per_call
+//   CONV_2D            conv(1x1)_per_mac * MACs + conv_per_output * outputs + conv_per_call
+//   DEPTHWISE_CONV_2D  dwconv_per_mac * MACs + dwconv_per_call
+//   AVERAGE_POOL_2D,   pool_per_element * outputs * KH * KW + op_per_call
+//   MAX_POOL_2D
+//   SOFTMAX            softmax_per_element * elements + op_per_call
+//   QUANTIZE           quantize_per_element * elements + op_per_call
+//   DEQUANTIZE         dequantize_per_element * elements + op_per_call
+//   RESHAPE            reshape_per_call
+//   SVDF               fc_per_mac * (MACs of both products) + svdf_state_per_byte * state bytes
+//                      + fc_per_output * (filters + units) + fc_per_call
+//   ADD, SUB           add_per_element * elements + op_per_call
+//   MUL                mul_per_element * elements + op_per_call
+//   MAXIMUM, MINIMUM   minmax_per_element * elements + op_per_call
+//   LOGISTIC, TANH     activation_per_element * elements + op_per_call
+//   HARD_SWISH         hard_swish_per_element * elements + op_per_call
+//   CONCATENATION, PAD, PADV2, TRANSPOSE, STRIDED_SLICE, SQUEEZE
+//                      copy_per_element * elements + op_per_call
+//   MEAN               mean_per_element * input elements + quantize_per_element * outputs
+//                      + op_per_call
+//   UNIDIRECTIONAL_SEQUENCE_LSTM
+//                      fc_per_mac * weight_memory * (gate MACs) + fc_per_output * 8 * cell steps
+//                      + lstm_cell_per_element * cell steps + fc_per_call
+//                      (cell steps = time steps * batch * cells; 8 gate products per step)
+//   other ops          quantize_per_element * elements + op_per_call
+// pad(K) rounds K up to reduction_multiple (16 for Helium kernels). Results round to nearest.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hilsim/schema/tflite_generated.h"
+
+namespace hilsim::timing {
+
+// Cost coefficients in host-CPU cycles. Use cpuPreset() to get a consistent set.
+struct CpuCoefficients {
+  double fc_per_mac = 0.0;
+  double fc_per_output = 0.0;
+  double fc_per_call = 0.0;
+  double conv1x1_per_mac = 0.0;
+  double conv_per_mac = 0.0;
+  double conv_per_output = 0.0;
+  double conv_per_call = 0.0;
+  double dwconv_per_mac = 0.0;
+  double dwconv_per_call = 0.0;
+  double pool_per_element = 0.0;
+  double softmax_per_element = 0.0;
+  double quantize_per_element = 0.0;
+  double dequantize_per_element = 0.0;
+  double reshape_per_call = 0.0;
+  double op_per_call = 0.0;
+  double svdf_state_per_byte = 0.0;
+  double add_per_element = 0.0;
+  double mul_per_element = 0.0;
+  double minmax_per_element = 0.0;
+  double activation_per_element = 0.0;
+  double hard_swish_per_element = 0.0;
+  double copy_per_element = 0.0;
+  double mean_per_element = 0.0;
+  double lstm_cell_per_element = 0.0;
+  uint32_t reduction_multiple = 1;
+  double weight_memory_factor = 1.0;  // multiplies fc_per_mac: 1 flash, 0.6 SRAM/TCM, 2.5 external
+};
+
+enum class KernelLibrary : uint8_t { kReference, kCmsisNn };
+
+// The CPU presets: names accepted by `cpu.preset`.
+const std::vector<std::string>& cpuPresetNames();
+// Coefficients of a preset for a kernel library. Throws hilsim::ConfigError if the pair does not
+// exist (CMSIS-NN has no RISC-V kernels).
+CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library);
+// Clock of the preset's typical part, in MHz.
+double cpuPresetClockMhz(const std::string& preset);
+
+// The work an operator invocation does, filled in by the kernel's prepare.
+struct OpWork {
+  uint64_t macs = 0;
+  uint64_t outputs = 0;          // output elements
+  uint64_t elements = 0;         // elements processed (element-wise and data-movement ops,
+                                 // softmax; MEAN: input elements; LSTM: steps x batch x cells)
+  uint64_t window_elements = 0;  // pooling: outputs * KH * KW
+  uint64_t state_bytes = 0;      // SVDF state shifted per invocation; LSTM state bytes
+  uint64_t extra_outputs = 0;    // SVDF: filters + units
+  uint32_t gemm_rows = 0;        // FULLY_CONNECTED: rows, K, N (for reduction padding)
+  uint32_t gemm_k = 0;
+  uint32_t gemm_n = 0;
+  bool pointwise = false;  // CONV_2D with a 1x1 kernel
+};
+
+class CpuCostModel {
+ public:
+  // The default preset: cortex-m55 with the TFLM reference kernels.
+  CpuCostModel();
+  explicit CpuCostModel(const CpuCoefficients& c) : c_(c) {}
+
+  // Cycles of one invocation of `op` doing `work` with the reference kernel.
+  uint64_t cycles(tflite::BuiltinOperator op, const OpWork& work) const;
+  // FULLY_CONNECTED cycles for a GEMM shape, as used by break-even analysis.
+  uint64_t fullyConnectedCycles(uint32_t rows, uint32_t k, uint32_t n) const;
+  const CpuCoefficients& coefficients() const { return c_; }
+
+ private:
+  CpuCoefficients c_;
+};
+
+}  // namespace hilsim::timing

@@ -1,0 +1,84 @@
+#include "hilsim/timing/cpu_cost_model.h"
+
+#include <cmath>
+
+namespace hilsim::timing {
+namespace {
+
+uint64_t toCycles(double cycles) {
+  return cycles <= 0.0 ? 0 : static_cast<uint64_t>(std::llround(cycles));
+}
+
+}  // namespace
+
+CpuCostModel::CpuCostModel() : c_(cpuPreset("cortex-m55", KernelLibrary::kReference)) {}
+
+uint64_t CpuCostModel::fullyConnectedCycles(uint32_t rows, uint32_t k, uint32_t n) const {
+  const uint64_t multiple = c_.reduction_multiple ? c_.reduction_multiple : 1;
+  const uint64_t padded_k = (uint64_t{k} + multiple - 1) / multiple * multiple;
+  const double macs = static_cast<double>(uint64_t{rows} * padded_k * n);
+  const double outputs = static_cast<double>(uint64_t{rows} * n);
+  return toCycles(c_.fc_per_mac * c_.weight_memory_factor * macs + c_.fc_per_output * outputs +
+                  c_.fc_per_call);
+}
+
+uint64_t CpuCostModel::cycles(tflite::BuiltinOperator op, const OpWork& w) const {
+  using Op = tflite::BuiltinOperator;
+  const auto d = [](uint64_t v) { return static_cast<double>(v); };
+  switch (op) {
+    case Op::FULLY_CONNECTED:
+      return fullyConnectedCycles(w.gemm_rows, w.gemm_k, w.gemm_n);
+    case Op::CONV_2D:
+      return toCycles((w.pointwise ? c_.conv1x1_per_mac : c_.conv_per_mac) * d(w.macs) +
+                      c_.conv_per_output * d(w.outputs) + c_.conv_per_call);
+    case Op::DEPTHWISE_CONV_2D:
+      return toCycles(c_.dwconv_per_mac * d(w.macs) + c_.dwconv_per_call);
+    case Op::AVERAGE_POOL_2D:
+      return toCycles(c_.pool_per_element * d(w.window_elements) + c_.op_per_call);
+    case Op::SOFTMAX:
+      return toCycles(c_.softmax_per_element * d(w.elements) + c_.op_per_call);
+    case Op::QUANTIZE:
+      return toCycles(c_.quantize_per_element * d(w.elements) + c_.op_per_call);
+    case Op::DEQUANTIZE:
+      return toCycles(c_.dequantize_per_element * d(w.elements) + c_.op_per_call);
+    case Op::RESHAPE:
+      return toCycles(c_.reshape_per_call);
+    case Op::SVDF:
+      return toCycles(c_.fc_per_mac * c_.weight_memory_factor * d(w.macs) +
+                      c_.svdf_state_per_byte * d(w.state_bytes) +
+                      c_.fc_per_output * d(w.extra_outputs) + c_.fc_per_call);
+    case Op::MAX_POOL_2D:
+      return toCycles(c_.pool_per_element * d(w.window_elements) + c_.op_per_call);
+    case Op::ADD:
+    case Op::SUB:
+      return toCycles(c_.add_per_element * d(w.elements) + c_.op_per_call);
+    case Op::MUL:
+      return toCycles(c_.mul_per_element * d(w.elements) + c_.op_per_call);
+    case Op::MAXIMUM:
+    case Op::MINIMUM:
+      return toCycles(c_.minmax_per_element * d(w.elements) + c_.op_per_call);
+    case Op::LOGISTIC:
+    case Op::TANH:
+      return toCycles(c_.activation_per_element * d(w.elements) + c_.op_per_call);
+    case Op::HARD_SWISH:
+      return toCycles(c_.hard_swish_per_element * d(w.elements) + c_.op_per_call);
+    case Op::CONCATENATION:
+    case Op::PAD:
+    case Op::PADV2:
+    case Op::TRANSPOSE:
+    case Op::STRIDED_SLICE:
+    case Op::SQUEEZE:
+      return toCycles(c_.copy_per_element * d(w.elements) + c_.op_per_call);
+    case Op::MEAN:
+      return toCycles(c_.mean_per_element * d(w.elements) + c_.quantize_per_element * d(w.outputs) +
+                      c_.op_per_call);
+    case Op::UNIDIRECTIONAL_SEQUENCE_LSTM:
+      return toCycles(c_.fc_per_mac * c_.weight_memory_factor * d(w.macs) +
+                      c_.fc_per_output * 8.0 * d(w.elements) +
+                      c_.lstm_cell_per_element * d(w.elements) + c_.fc_per_call);
+    default:
+      return toCycles(c_.quantize_per_element * d(w.elements) + c_.op_per_call);
+  }
+}
+
+}  // namespace hilsim::timing

@@ -1,0 +1,132 @@
+// CPU presets grounded in the published figures of ../shared/reference/cpu_cycles.md; the
+// derivation of every number is in configs/README.md ("cpu presets").
+
+#include <map>
+
+#include "hilsim/errors.h"
+#include "hilsim/timing/cpu_cost_model.h"
+
+namespace hilsim::timing {
+namespace {
+
+struct CorePreset {
+  double clock_mhz;
+  double k;  // cross-core factor applied to the RV32-measured reference figures of other ops
+  double fc_ref[3];  // a, b, c of FULLY_CONNECTED, TFLM reference kernels
+  bool has_cmsis;
+  double fc_cmsis[3];  // a, b, c of FULLY_CONNECTED, CMSIS-NN kernels
+  double softmax_ref;  // cycles per element, reference kernel
+  double dequantize_ref;
+  double add_ref;  // cycles per element of an int8 ADD, reference kernel
+  bool helium;
+};
+
+// RV32 measurements (k = 1) of the reference kernels other than FULLY_CONNECTED.
+constexpr double kConv1x1PerMac = 18.6, kConvPerMac = 19.0, kConvPerOutput = 164.0,
+                 kConvPerCall = 4500.0, kDwPerMac = 48.8, kPoolPerElement = 22.7,
+                 kQuantizePerElement = 5.3, kInterpreterFloor = 1000.0, kStatePerByte = 1.0;
+
+// Element-wise operators relative to the preset's int8 ADD (configs/README.md, all E): MUL does
+// one requantization where ADD does three; MAXIMUM/MINIMUM only compare; LOGISTIC/TANH evaluate a
+// fixed-point exp and reciprocal (about forty 64-bit multiplies); HARD_SWISH two requantizations;
+// an LSTM cell step runs five activations and four multiplies.
+constexpr double kMulPerAdd = 0.5, kMinMaxPerAdd = 0.25, kActivationPerAdd = 2.0,
+                 kHardSwishPerAdd = 1.0, kLstmCellPerAdd = 12.0;
+// Data movement (RV32, E): an indexed copy per element; MEAN accumulates per input element.
+constexpr double kCopyPerElement = 4.0, kMeanPerElement = 6.0;
+
+const std::map<std::string, CorePreset>& presets() {
+  static const std::map<std::string, CorePreset> table = {
+      {"cortex-m0plus", {48, 2.0, {26, 160, 5000}, true, {13, 40, 3000}, 4340, 504, 230, false}},
+      {"cortex-m4f", {120, 1.0, {13, 80, 3000}, true, {3.7, 20, 2000}, 600, 8, 60, false}},
+      {"cortex-m33", {128, 1.0, {13, 80, 3000}, true, {2.8, 18, 2000}, 600, 8, 60, false}},
+      {"cortex-m7", {480, 1.6, {21, 130, 3000}, true, {2.3, 15, 1500}, 960, 12.8, 96, false}},
+      {"cortex-m55", {400, 0.9, {12, 70, 3000}, true, {2.7, 18, 2000}, 540, 7.2, 54, false}},
+      {"cortex-m55-helium", {400, 0.9, {12, 70, 3000}, true, {0.8, 16, 2000}, 540, 7.2, 54, true}},
+      {"rv32im", {100, 1.0, {13.2, 100, 4000}, false, {0, 0, 0}, 2170, 252, 115, false}},
+  };
+  return table;
+}
+
+const CorePreset& lookup(const std::string& name) {
+  const auto& table = presets();
+  const auto it = table.find(name);
+  if (it == table.end()) {
+    std::string valid;
+    for (const auto& [key, _] : table) valid += (valid.empty() ? "" : ", ") + key;
+    throw ConfigError("unknown CPU preset '" + name + "' (valid: " + valid + ")");
+  }
+  return it->second;
+}
+
+}  // namespace
+
+const std::vector<std::string>& cpuPresetNames() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> out;
+    for (const auto& [key, _] : presets()) out.push_back(key);
+    return out;
+  }();
+  return names;
+}
+
+double cpuPresetClockMhz(const std::string& preset) {
+  return lookup(preset).clock_mhz;
+}
+
+CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library) {
+  const CorePreset& p = lookup(preset);
+  CpuCoefficients c;
+  c.fc_per_mac = p.fc_ref[0];
+  c.fc_per_output = p.fc_ref[1];
+  c.fc_per_call = p.fc_ref[2];
+  c.conv1x1_per_mac = kConv1x1PerMac * p.k;
+  c.conv_per_mac = kConvPerMac * p.k;
+  c.conv_per_output = kConvPerOutput * p.k;
+  c.conv_per_call = kConvPerCall * p.k;
+  c.dwconv_per_mac = kDwPerMac * p.k;
+  c.dwconv_per_call = kConvPerCall * p.k;
+  c.pool_per_element = kPoolPerElement * p.k;
+  c.softmax_per_element = p.softmax_ref;
+  c.quantize_per_element = kQuantizePerElement * p.k;
+  c.dequantize_per_element = p.dequantize_ref;
+  c.reshape_per_call = kInterpreterFloor * p.k;
+  c.op_per_call = kInterpreterFloor * p.k;
+  c.svdf_state_per_byte = kStatePerByte * p.k;
+  c.add_per_element = p.add_ref;
+  c.mul_per_element = p.add_ref * kMulPerAdd;
+  c.minmax_per_element = p.add_ref * kMinMaxPerAdd;
+  c.activation_per_element = p.add_ref * kActivationPerAdd;
+  c.hard_swish_per_element = p.add_ref * kHardSwishPerAdd;
+  c.lstm_cell_per_element = p.add_ref * kLstmCellPerAdd;
+  c.copy_per_element = kCopyPerElement * p.k;
+  c.mean_per_element = kMeanPerElement * p.k;
+  c.reduction_multiple = 1;
+  if (library == KernelLibrary::kReference) return c;
+
+  if (!p.has_cmsis)
+    throw ConfigError("cpu.kernels 'cmsis_nn' is not available for preset '" + preset +
+                      "' (CMSIS-NN has no kernels for it)");
+  // Convolutions scale with the core's CMSIS-NN / reference FULLY_CONNECTED ratio, except on
+  // Helium where pointwise and depthwise convolutions were measured directly.
+  const double ratio = p.fc_cmsis[0] / p.fc_ref[0];
+  c.fc_per_mac = p.fc_cmsis[0];
+  c.fc_per_output = p.fc_cmsis[1];
+  c.fc_per_call = p.fc_cmsis[2];
+  c.conv1x1_per_mac *= ratio;
+  c.conv_per_mac *= ratio;
+  c.conv_per_output *= ratio;
+  c.dwconv_per_mac *= ratio;
+  c.conv_per_call = p.fc_cmsis[2];
+  c.dwconv_per_call = p.fc_cmsis[2];
+  if (p.helium) {
+    c.conv1x1_per_mac = 0.25;
+    c.conv_per_mac = 0.26;
+    c.conv_per_output = 16.0;
+    c.dwconv_per_mac = 3.8;
+    c.reduction_multiple = 16;
+  }
+  return c;
+}
+
+}  // namespace hilsim::timing

@@ -1,0 +1,219 @@
+#include "hilsim/annotate/annotate.h"
+
+#include <algorithm>
+#include <map>
+
+#include "hilsim/config/derived.h"
+#include "hilsim/errors.h"
+#include "hilsim/rt/interpreter.h"
+#include "hilsim/rt/kernels/fully_connected_common.h"
+#include "hilsim/rt/plan/plan_codec.h"
+#include "hilsim/rt/plan/predict.h"
+#include "hilsim/schema/tflite_generated.h"
+
+namespace hilsim::annotate {
+namespace {
+
+namespace plan = rt::plan;
+
+std::unique_ptr<tflite::ModelT> unpack(const rt::Model& model) {
+  return std::unique_ptr<tflite::ModelT>(model.fb().UnPack());
+}
+
+std::vector<uint8_t> pack(const tflite::ModelT& model) {
+  flatbuffers::FlatBufferBuilder b(1024);
+  tflite::FinishModelBuffer(b, tflite::Model::Pack(b, &model));
+  return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
+}
+
+bool isFullyConnected(const tflite::ModelT& m, const tflite::OperatorT& op) {
+  const tflite::OperatorCodeT& code = *m.operator_codes.at(op.opcode_index);
+  return std::max<int32_t>(code.deprecated_builtin_code, static_cast<int32_t>(code.builtin_code)) ==
+         static_cast<int32_t>(tflite::BuiltinOperator::FULLY_CONNECTED);
+}
+
+// Removes hilsim's plans from operators and metadata. Other custom_options are kept; with
+// `refuse_foreign`, foreign custom_options on a FULLY_CONNECTED operator are an error (annotating
+// would overwrite them).
+void removeAnnotations(tflite::ModelT& m, bool refuse_foreign) {
+  for (auto& sg : m.subgraphs)
+    for (size_t i = 0; i < sg->operators.size(); ++i) {
+      auto& op = *sg->operators[i];
+      if (op.custom_options.empty()) continue;
+      if (plan::hasPlanIdentifier(op.custom_options.data(), op.custom_options.size()))
+        op.custom_options.clear();
+      else if (refuse_foreign && isFullyConnected(m, op))
+        throw ModelError("operator " + std::to_string(i) +
+                         " (FULLY_CONNECTED) carries custom_options that are not a hilsim plan");
+    }
+  for (size_t i = 0; i < m.metadata.size();) {
+    if (m.metadata[i]->name != plan::kMetadataName) {
+      ++i;
+      continue;
+    }
+    const uint32_t buffer = m.metadata[i]->buffer;
+    m.metadata.erase(m.metadata.begin() + static_cast<std::ptrdiff_t>(i));
+    // Buffers are referenced by index: drop ours only if it is the last one, else empty it.
+    if (buffer + 1 == m.buffers.size())
+      m.buffers.pop_back();
+    else if (buffer < m.buffers.size())
+      m.buffers[buffer]->data.clear();
+  }
+}
+
+std::string cyclesText(uint64_t accel, uint64_t ref) {
+  return "accel " + std::to_string(accel) + (accel < ref ? " < " : " >= ") + "ref " +
+         std::to_string(ref) + " cycles";
+}
+
+}  // namespace
+
+AnnotateResult annotateModel(const rt::Model& model, const config::HardwareConfig& config,
+                             Carrier carrier, Policy policy) {
+  const plan::Hardware hw = config::accelGeometry(config);
+  const timing::PlatformTiming timing = config::platformTiming(config);
+  const timing::CpuCostModel cpu = config::costModel(config);
+  // The interpreter's node view gives each operator its tensors; nothing is allocated.
+  rt::Model working = rt::Model::fromBytes(model.bytes(), model.label());
+  const rt::OpResolver resolver = rt::referenceOpResolver();
+  rt::Interpreter interp(working, resolver);
+
+  AnnotateResult result;
+  std::vector<plan::PlanEntry> entries;
+  std::unique_ptr<tflite::ModelT> m = unpack(model);
+  removeAnnotations(*m, true);
+  auto& ops = m->subgraphs.at(0)->operators;
+  for (const rt::Node& node : interp.nodes()) {
+    if (node.op != tflite::BuiltinOperator::FULLY_CONNECTED) continue;
+    LayerAnnotation layer;
+    layer.op_index = node.index;
+    rt::FullyConnectedParams params;
+    try {
+      params = rt::prepareFullyConnected(node);
+    } catch (const ModelError& e) {
+      throw ModelError("operator " + std::to_string(node.index) +
+                       " (FULLY_CONNECTED): " + e.what());
+    }
+    if (params.type != rt::TensorType::INT8) {
+      layer.summary = "not annotated: float32 layer (the accelerator computes int8)";
+      result.layers.push_back(layer);
+      continue;
+    }
+    plan::AnnotatedPlan annotated;
+    try {
+      annotated.plan = plan::makePlan(hw, params.shape);
+    } catch (const ModelError& e) {
+      layer.summary = std::string("not annotated: ") + e.what();
+      result.layers.push_back(layer);
+      continue;
+    }
+    const uint64_t predicted = plan::predictAccelerated(annotated.plan, timing).cycles;
+    const uint64_t ref =
+        cpu.fullyConnectedCycles(params.shape.rows, params.shape.k, params.shape.n);
+    plan::Decision& d = annotated.decision;
+    d.predicted_accel_cycles = predicted;
+    d.predicted_ref_cycles = ref;
+    d.break_even_macs = plan::breakEvenMacs(params.shape, hw, timing, cpu).value_or(0);
+    switch (policy) {
+      case Policy::kAuto:
+        d.policy = "auto";
+        d.offload = predicted < ref;
+        d.reason = std::string(d.offload ? "offload pays (" : "below break-even (") +
+                   cyclesText(predicted, ref) + ")";
+        break;
+      case Policy::kAll:
+        d.policy = "all";
+        d.offload = true;
+        d.reason = "policy all (" + cyclesText(predicted, ref) + ")";
+        break;
+      case Policy::kNone:
+        d.policy = "none";
+        d.offload = false;
+        d.reason = "policy none (" + cyclesText(predicted, ref) + ")";
+        break;
+    }
+    const std::vector<uint8_t> bytes = plan::encodePlan(annotated);
+    if (carrier == Carrier::kCustomOptions) {
+      ops.at(static_cast<size_t>(node.index))->custom_options = bytes;
+    } else {
+      entries.push_back({0, static_cast<uint32_t>(node.index), bytes});
+    }
+    layer.annotated = true;
+    layer.offload = d.offload;
+    layer.summary = plan::describePlan(annotated);
+    result.layers.push_back(layer);
+  }
+  if (carrier == Carrier::kMetadata && !entries.empty()) {
+    auto buffer = std::make_unique<tflite::BufferT>();
+    buffer->data = plan::encodePlanSet(entries);
+    m->buffers.push_back(std::move(buffer));
+    auto md = std::make_unique<tflite::MetadataT>();
+    md->name = plan::kMetadataName;
+    md->buffer = static_cast<uint32_t>(m->buffers.size() - 1);
+    m->metadata.push_back(std::move(md));
+  }
+  result.model = pack(*m);
+  // The result must load and verify like any model.
+  (void)rt::Model::fromBytes(result.model, "annotated model");
+  return result;
+}
+
+std::vector<uint8_t> stripModel(const rt::Model& model) {
+  std::unique_ptr<tflite::ModelT> m = unpack(model);
+  removeAnnotations(*m, false);
+  std::vector<uint8_t> bytes = pack(*m);
+  (void)rt::Model::fromBytes(bytes, "stripped model");
+  return bytes;
+}
+
+std::vector<AnnotationStatus> readAnnotations(rt::Model& model) {
+  const rt::OpResolver resolver = rt::referenceOpResolver();
+  rt::Interpreter interp(model, resolver);
+  std::vector<AnnotationStatus> status(interp.nodes().size());
+  std::map<int, std::vector<uint8_t>> metadata;
+  std::string metadata_error;
+  if (model.fb().metadata())
+    for (const tflite::Metadata* md : *model.fb().metadata()) {
+      if (!md->name() || md->name()->str() != plan::kMetadataName) continue;
+      const rt::ConstBytes data = model.bufferData(md->buffer());
+      try {
+        for (plan::PlanEntry& e : plan::decodePlanSet(data.data, data.size))
+          if (e.subgraph == 0) metadata[static_cast<int>(e.operator_index)] = std::move(e.plan);
+      } catch (const ModelError& e) {
+        metadata_error = e.what();
+      }
+    }
+  for (const rt::Node& node : interp.nodes()) {
+    AnnotationStatus& s = status[static_cast<size_t>(node.index)];
+    // A custom operator's custom_options are its own parameters, never a hilsim plan.
+    if (node.op == tflite::BuiltinOperator::CUSTOM) continue;
+    const auto* custom = node.op_fb->custom_options();
+    std::vector<uint8_t> bytes;
+    if (custom && custom->size()) {
+      bytes.assign(custom->begin(), custom->end());
+    } else if (metadata.count(node.index)) {
+      bytes = metadata[node.index];
+    } else if (!metadata_error.empty() && node.op == tflite::BuiltinOperator::FULLY_CONNECTED) {
+      s = {true, false, "invalid: " + metadata_error};
+      continue;
+    } else {
+      continue;
+    }
+    s.present = true;
+    try {
+      if (node.op != tflite::BuiltinOperator::FULLY_CONNECTED)
+        throw ModelError("a plan on a " + std::string(rt::opName(node.op)) + " operator");
+      const plan::AnnotatedPlan a = plan::decodePlan(bytes.data(), bytes.size());
+      const rt::FullyConnectedParams params = rt::prepareFullyConnected(node);
+      const std::string problem = plan::validatePlan(a.plan, params.shape);
+      if (!problem.empty()) throw ModelError(problem);
+      s.valid = true;
+      s.text = plan::describePlan(a);
+    } catch (const ModelError& e) {
+      s.text = std::string("invalid: ") + e.what();
+    }
+  }
+  return status;
+}
+
+}  // namespace hilsim::annotate

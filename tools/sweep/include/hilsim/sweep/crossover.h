@@ -1,0 +1,49 @@
+#pragma once
+// Where offloading a FULLY_CONNECTED layer starts to pay. For each shape family (fixed rows and
+// k:n ratio) the layer is simulated on the accelerated and on the reference path at growing
+// sizes; the crossover is found by bisection on the simulated cycles and compared with the
+// planner's prediction.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hilsim/config/hardware_config.h"
+
+namespace hilsim::sweep {
+
+struct ShapeFamily {
+  std::string name;
+  uint32_t rows = 1;
+  uint32_t k_per_n_num = 1;  // k = n * num / den
+  uint32_t k_per_n_den = 1;
+};
+
+const std::vector<ShapeFamily>& defaultFamilies();
+
+struct CrossoverPoint {
+  std::string family;
+  uint32_t rows = 0, k = 0, n = 0;
+  uint64_t macs = 0;
+  uint64_t accel_cycles = 0;  // simulated, second invocation (weights already in place)
+  uint64_t ref_cycles = 0;
+  uint64_t predicted_accel_cycles = 0;
+};
+
+struct FamilyResult {
+  ShapeFamily family;
+  std::vector<CrossoverPoint> points;            // in size order (bisection points included)
+  std::optional<uint64_t> break_even_macs;       // smallest simulated size that pays
+  std::optional<uint64_t> predicted_break_even;  // the planner's break_even_macs
+};
+
+// Simulates every family on one platform built from `config`.
+std::vector<FamilyResult> runCrossover(const config::HardwareConfig& config,
+                                       const std::vector<ShapeFamily>& families);
+
+std::string crossoverCsv(const std::vector<FamilyResult>& results);
+std::string breakEvenCsv(const std::vector<FamilyResult>& results);
+std::string crossoverSvg(const FamilyResult& result);
+
+}  // namespace hilsim::sweep

@@ -1,0 +1,185 @@
+#include "hilsim/sweep/crossover.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <memory>
+
+#include "hilsim/config/derived.h"
+#include "hilsim/errors.h"
+#include "hilsim/modelgen/model_gen.h"
+#include "hilsim/plot/svg_plot.h"
+#include "hilsim/report/csv.h"
+#include "hilsim/report/report.h"
+#include "hilsim/rt/interpreter.h"
+#include "hilsim/sim/session.h"
+
+namespace hilsim::sweep {
+
+using plot::LineChart;
+using plot::renderSvg;
+using plot::Series;
+using plot::tickLabel;
+using report::csvField;
+namespace {
+
+uint32_t kOf(const ShapeFamily& f, uint64_t n) {
+  return static_cast<uint32_t>(std::max<uint64_t>(1, n * f.k_per_n_num / f.k_per_n_den));
+}
+
+// Runs one layer twice in compare mode and returns the second invocation's figures.
+CrossoverPoint measure(sim::HostSide& side, const config::HardwareConfig& config,
+                       const ShapeFamily& f, uint32_t n) {
+  modelgen::MlpSpec spec;
+  spec.layers = {kOf(f, n), n};
+  spec.batch = f.rows;
+  spec.seed = n;
+  rt::Model model = rt::Model::fromBytes(modelgen::generateMlp(spec), "crossover layer");
+  report::LayerCollector collector;
+  rt::InterpreterOptions options;
+  options.clock = &side.host;
+  options.profiler = &collector;
+  options.cost_model = config::costModel(config);
+  CrossoverPoint p;
+  {
+    rt::Interpreter interp(model, side.resolver, options);
+    interp.allocate();
+    std::memset(interp.input(0).data, 3, interp.input(0).bytes);
+    interp.invoke();  // places the weights
+    interp.invoke();
+  }
+  side.driver.releaseAll();  // the interpreter and its device buffers are gone
+  const rt::LayerRecord& r = collector.records().back();
+  p.family = f.name;
+  p.rows = f.rows;
+  p.k = kOf(f, n);
+  p.n = n;
+  p.macs = r.macs;
+  p.ref_cycles = r.ref_cycles;
+  p.accel_cycles = r.path == rt::ExecPath::kAccel ? r.cycles : 0;
+  try {
+    const rt::plan::Plan plan = rt::plan::makePlan(config::accelGeometry(config), {f.rows, p.k, n});
+    p.predicted_accel_cycles =
+        rt::plan::predictAccelerated(plan, config::platformTiming(config)).cycles;
+  } catch (const ModelError&) {
+  }
+  return p;
+}
+
+bool pays(const CrossoverPoint& p) {
+  return p.accel_cycles > 0 && p.accel_cycles < p.ref_cycles;
+}
+
+}  // namespace
+
+const std::vector<ShapeFamily>& defaultFamilies() {
+  static const std::vector<ShapeFamily> families = {{"square", 1, 1, 1},
+                                                    {"wide_k4n", 1, 4, 1},
+                                                    {"narrow_n4k", 1, 1, 4},
+                                                    {"batch8_square", 8, 1, 1}};
+  return families;
+}
+
+std::vector<FamilyResult> runCrossover(const config::HardwareConfig& config,
+                                       const std::vector<ShapeFamily>& families) {
+  std::vector<FamilyResult> results;
+  sim::runSession(config, sim::Mode::kCompare, nullptr, [&](sim::HostSide& side) {
+    for (const ShapeFamily& f : families) {
+      FamilyResult fr;
+      fr.family = f;
+      std::map<uint32_t, CrossoverPoint> by_n;
+      // Sizes double from tiny to large (up to 16M weights).
+      std::optional<uint32_t> lose, win;
+      for (uint32_t n = 4; n <= 1024; n *= 2) {
+        if (uint64_t{kOf(f, n)} * n > (uint64_t{1} << 24)) break;
+        const CrossoverPoint p = measure(side, config, f, n);
+        by_n[n] = p;
+        if (pays(p)) {
+          if (!win) win = n;
+        } else if (!win) {
+          lose = n;
+        }
+      }
+      // Bisection between the last losing and the first winning size.
+      if (win && lose) {
+        uint32_t lo = *lose, hi = *win;
+        while (hi - lo > 1 && hi > lo * 1.02) {
+          const uint32_t mid = lo + (hi - lo) / 2;
+          const CrossoverPoint p = measure(side, config, f, mid);
+          by_n[mid] = p;
+          (pays(p) ? hi : lo) = mid;
+        }
+        win = hi;
+      }
+      for (const auto& [n, p] : by_n) fr.points.push_back(p);
+      if (win) fr.break_even_macs = by_n[*win].macs;
+      fr.predicted_break_even =
+          rt::plan::breakEvenMacs({f.rows, kOf(f, 64), 64}, config::accelGeometry(config),
+                                  config::platformTiming(config), config::costModel(config));
+      results.push_back(std::move(fr));
+    }
+  });
+  return results;
+}
+
+std::string crossoverCsv(const std::vector<FamilyResult>& results) {
+  std::string out =
+      "family,rows,k,n,macs,accel_cycles,ref_cycles,predicted_accel_cycles,offload_pays\n";
+  for (const FamilyResult& r : results)
+    for (const CrossoverPoint& p : r.points)
+      out += csvField(p.family) + "," + std::to_string(p.rows) + "," + std::to_string(p.k) + "," +
+             std::to_string(p.n) + "," + std::to_string(p.macs) + "," +
+             std::to_string(p.accel_cycles) + "," + std::to_string(p.ref_cycles) + "," +
+             std::to_string(p.predicted_accel_cycles) + "," + (pays(p) ? "true" : "false") + "\n";
+  return out;
+}
+
+std::string breakEvenCsv(const std::vector<FamilyResult>& results) {
+  std::string out = "family,rows,k_per_n,break_even_macs,predicted_break_even_macs\n";
+  for (const FamilyResult& r : results) {
+    char ratio[32];
+    std::snprintf(ratio, sizeof ratio, "%g",
+                  double(r.family.k_per_n_num) / double(r.family.k_per_n_den));
+    out += csvField(r.family.name) + "," + std::to_string(r.family.rows) + "," + ratio + "," +
+           (r.break_even_macs ? std::to_string(*r.break_even_macs) : "") + "," +
+           (r.predicted_break_even ? std::to_string(*r.predicted_break_even) : "") + "\n";
+  }
+  return out;
+}
+
+std::string crossoverSvg(const FamilyResult& r) {
+  LineChart chart;
+  chart.title = "accelerated vs reference cycles: " + r.family.name;
+  char sub[160];
+  std::snprintf(sub, sizeof sub, "rows %u, k = %g n; second invocation (weights already in place)",
+                r.family.rows, double(r.family.k_per_n_num) / double(r.family.k_per_n_den));
+  chart.subtitle = sub;
+  chart.x_label = "layer size (MACs per inference)";
+  chart.y_label = "host CPU cycles per inference";
+  chart.log_x = chart.log_y = true;
+  Series accel{"accelerated (simulated)", {}, {}, false};
+  Series ref{"reference kernel", {}, {}, false};
+  Series predicted{"accelerated (predicted)", {}, {}, true};
+  for (const CrossoverPoint& p : r.points) {
+    if (p.accel_cycles) {
+      accel.x.push_back(double(p.macs));
+      accel.y.push_back(double(p.accel_cycles));
+    }
+    ref.x.push_back(double(p.macs));
+    ref.y.push_back(double(p.ref_cycles));
+    if (p.predicted_accel_cycles) {
+      predicted.x.push_back(double(p.macs));
+      predicted.y.push_back(double(p.predicted_accel_cycles));
+    }
+  }
+  chart.series = {accel, ref, predicted};
+  if (r.break_even_macs)
+    for (const CrossoverPoint& p : r.points)
+      if (p.macs == *r.break_even_macs)
+        chart.markers.push_back({double(p.macs), double(p.accel_cycles),
+                                 "break-even " + tickLabel(double(p.macs)) + " MACs"});
+  return renderSvg(chart);
+}
+
+}  // namespace hilsim::sweep

@@ -1,0 +1,344 @@
+#include "hilsim/sweep/sweep.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <map>
+
+#include "hilsim/base/io.h"
+#include "hilsim/config/yaml_writer.h"
+#include "hilsim/errors.h"
+#include "hilsim/sweep/sweep_results.h"
+
+extern char** environ;
+
+namespace hilsim::sweep {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::atomic<bool> g_stop{false};
+void onSignal(int) {
+  g_stop = true;
+}
+
+std::string selfPath() {
+  char buf[4096];
+  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) throw InputError("cannot find the hilsim executable");
+  buf[n] = '\0';
+  return buf;
+}
+
+std::string pointDir(const std::string& dir, const SweepPoint& p) {
+  return dir + "/points/" + p.id;
+}
+
+std::string modelPath(const std::string& dir, const SweepModel& m) {
+  return m.generated() ? fs::absolute(dir + "/models/" + m.name + ".tflite").string() : m.file;
+}
+
+std::vector<std::string> pointCommand(const std::string& self, const std::string& dir,
+                                      const SweepSpec& spec, const SweepPoint& p) {
+  const std::string out = fs::absolute(pointDir(dir, p)).string();
+  std::vector<std::string> argv = {self, "run", "--model", modelPath(dir, *p.model)};
+  if (!spec.base_config.empty()) {
+    argv.push_back("--config");
+    argv.push_back(spec.base_config);
+  }
+  for (const auto& [k, v] : p.overrides) {
+    argv.push_back("--set");
+    argv.push_back(k + "=" + v);
+  }
+  for (const std::string& a :
+       {std::string("--mode"), spec.mode, std::string("--invocations"),
+        std::to_string(spec.invocations), std::string("--seed"), std::to_string(spec.seed),
+        std::string("--csv"), out + "/layers.csv", std::string("--quiet")})
+    argv.push_back(a);
+  return argv;
+}
+
+std::string shellQuote(const std::string& s) {
+  if (s.find_first_not_of(
+          "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./=:,+@") ==
+      std::string::npos)
+    return s;
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+// The spec with every path absolute, so DIR holds all that --collect needs.
+void writeResolvedSpec(const SweepSpec& spec, const std::string& path) {
+  config::YamlWriter y;
+  y.beginMap();
+  if (!spec.base_config.empty()) y.key("base_config").value(spec.base_config);
+  y.key("models").beginSeq();
+  for (const SweepModel& m : spec.models) {
+    y.beginMap().key("name").value(m.name);
+    if (!m.generated()) {
+      y.key("file").value(m.file);
+    } else {
+      std::string layers;
+      for (uint32_t l : m.gen.layers) layers += (layers.empty() ? "" : ",") + std::to_string(l);
+      y.key("layers").value(layers).key("batch").value(uint64_t{m.gen.batch});
+      y.key("dtype").value(m.gen.float32 ? "float32" : "int8");
+      y.key("weights").value(m.gen.per_channel ? "per-channel" : "per-tensor");
+      y.key("activation").value(m.gen.activation).key("seed").value(m.gen.seed);
+    }
+    y.endMap();
+  }
+  y.endSeq();
+  if (!spec.set.empty()) {
+    y.key("set").beginMap();
+    for (const auto& [k, v] : spec.set) y.key(k).value(v);
+    y.endMap();
+  }
+  auto lists = [&](const KeyLists& kv) {
+    y.beginMap();
+    for (const auto& [k, values] : kv) {
+      y.key(k).beginSeq(true);
+      for (const std::string& v : values) y.value(v);
+      y.endSeq();
+    }
+    y.endMap();
+  };
+  if (!spec.grid.empty()) {
+    y.key("grid");
+    lists(spec.grid);
+  }
+  if (!spec.zips.empty()) {
+    y.key("zip").beginSeq();
+    for (const KeyLists& group : spec.zips) lists(group);
+    y.endSeq();
+  }
+  y.key("run").beginMap().key("mode").value(spec.mode);
+  y.key("invocations").value(spec.invocations).key("seed").value(spec.seed).endMap();
+  if (!spec.plots.empty()) {
+    y.key("plots").beginSeq();
+    for (const PlotSpec& p : spec.plots) {
+      y.beginMap().key("name").value(p.name).key("kind").value(p.kind);
+      if (!p.x.empty()) y.key("x").value(p.x).key("y").value(p.y);
+      if (!p.series.empty()) y.key("series").value(p.series);
+      if (!p.model.empty()) y.key("model").value(p.model);
+      if (p.log_y) y.key("log_y").value("true");
+      if (!p.where.empty()) {
+        y.key("where").beginMap();
+        for (const auto& [k, v] : p.where) y.key(k).value(v);
+        y.endMap();
+      }
+      y.endMap();
+    }
+    y.endSeq();
+  }
+  y.endMap();
+  writeFileAtomic(path, y.str());
+}
+
+// Prepares DIR: the resolved spec, generated models, point directories (stale temporary files of
+// killed runs are removed).
+void prepare(const SweepSpec& spec, const std::vector<SweepPoint>& points, const std::string& dir,
+             const std::string& self) {
+  std::error_code ec;
+  fs::create_directories(dir + "/models", ec);
+  fs::create_directories(dir + "/points", ec);
+  if (ec) throw InputError("cannot create sweep directory '" + dir + "': " + ec.message());
+  writeResolvedSpec(spec, dir + "/sweep.yaml");
+  for (const SweepModel& m : spec.models)
+    if (m.generated()) {
+      const std::string path = dir + "/models/" + m.name + ".tflite";
+      if (!fs::exists(path)) writeFileAtomic(path, modelgen::generateMlp(m.gen));
+    }
+  for (const SweepPoint& p : points) {
+    const std::string pd = pointDir(dir, p);
+    fs::create_directories(pd, ec);
+    for (const auto& entry : fs::directory_iterator(pd, ec))
+      if (entry.path().filename().string().find(".tmp.") != std::string::npos)
+        fs::remove(entry.path(), ec);
+    // The point's values and the exact command (add --report r.json to it for the full report).
+    std::string text = "model: " + p.model->name + "\n";
+    for (const auto& [k, v] : p.values) text += k + ": " + v + "\n";
+    std::string command;
+    for (const std::string& a : pointCommand(self, dir, spec, p))
+      command += (command.empty() ? "" : " ") + shellQuote(a);
+    text += "command: \"" + [&] {
+      std::string escaped;
+      for (char c : command)
+        escaped += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+      return escaped;
+    }() + "\"\n";
+    if (!fs::exists(pd + "/point.yaml")) writeFileAtomic(pd + "/point.yaml", text);
+  }
+}
+
+bool finished(const std::string& dir, const SweepPoint& p) {
+  return fs::exists(pointDir(dir, p) + "/layers.csv");
+}
+
+std::string lastLine(const std::string& path) {
+  std::string text;
+  try {
+    text = readTextFile(path);
+  } catch (const Error&) {
+    return "";
+  }
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  const size_t nl = text.rfind('\n');
+  return nl == std::string::npos ? text : text.substr(nl + 1);
+}
+
+class Progress {
+ public:
+  Progress(size_t total, size_t skipped)
+      : total_(total),
+        skipped_(skipped),
+        tty_(::isatty(2)),
+        start_(std::chrono::steady_clock::now()) {}
+  void update(size_t done, size_t running, size_t failed, bool force = false) {
+    const double s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const size_t complete = skipped_ + done;
+    char line[200];
+    std::snprintf(line, sizeof line,
+                  "sweep: %zu/%zu points (%zu skipped, %zu running, %zu failed) %.1f s", complete,
+                  total_, skipped_, running, failed, s);
+    if (tty_) {
+      std::cerr << "\r" << line << std::flush;
+    } else if (force || complete * 10 / std::max<size_t>(total_, 1) != last_decile_) {
+      std::cerr << line << "\n";
+      last_decile_ = complete * 10 / std::max<size_t>(total_, 1);
+    }
+  }
+  void end() {
+    if (tty_) std::cerr << "\n";
+  }
+
+ private:
+  size_t total_, skipped_;
+  bool tty_;
+  std::chrono::steady_clock::time_point start_;
+  size_t last_decile_ = SIZE_MAX;
+};
+
+}  // namespace
+
+SweepOutcome runSweep(const SweepSpec& spec, const SweepOptions& options) {
+  const std::vector<SweepPoint> points = expandPoints(spec);
+  const std::string self = selfPath();
+  prepare(spec, points, options.dir, self);
+  std::vector<const SweepPoint*> pending;
+  SweepOutcome outcome;
+  outcome.points = points.size();
+  for (const SweepPoint& p : points) {
+    if (finished(options.dir, p))
+      ++outcome.skipped;
+    else
+      pending.push_back(&p);
+  }
+
+  if (options.emit_jobs) {
+    std::string text;
+    for (const SweepPoint* p : pending) {
+      std::string line;
+      for (const std::string& a : pointCommand(self, options.dir, spec, *p))
+        line += (line.empty() ? "" : " ") + shellQuote(a);
+      text += line + "\n";
+    }
+    writeFileAtomic(*options.emit_jobs, text);
+    return outcome;
+  }
+
+  // Points run as child processes; Ctrl-C or SIGTERM stop the sweep cleanly.
+  g_stop = false;
+  struct sigaction action {};
+  action.sa_handler = onSignal;
+  sigemptyset(&action.sa_mask);
+  struct sigaction old_int {
+  }, old_term{};
+  sigaction(SIGINT, &action, &old_int);
+  sigaction(SIGTERM, &action, &old_term);
+
+  std::map<pid_t, const SweepPoint*> running;
+  size_t next = 0, done = 0;
+  Progress progress(points.size(), outcome.skipped);
+  progress.update(0, 0, 0, true);
+  while ((next < pending.size() && !g_stop) || !running.empty()) {
+    while (!g_stop && next < pending.size() && running.size() < options.jobs) {
+      const SweepPoint& p = *pending[next++];
+      std::vector<std::string> args = pointCommand(self, options.dir, spec, p);
+      std::vector<char*> argv;
+      for (std::string& a : args) argv.push_back(a.data());
+      argv.push_back(nullptr);
+      const std::string log = pointDir(options.dir, p) + "/log.txt";
+      posix_spawn_file_actions_t actions;
+      posix_spawn_file_actions_init(&actions);
+      posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+      posix_spawn_file_actions_addopen(&actions, 2, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                       0644);
+      pid_t pid = 0;
+      const int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+      posix_spawn_file_actions_destroy(&actions);
+      if (rc != 0)
+        throw SimulationError("cannot start a sweep point: " + std::string(std::strerror(rc)));
+      running[pid] = &p;
+    }
+    if (running.empty()) break;
+    if (g_stop)
+      for (const auto& [pid, p] : running) ::kill(pid, SIGTERM);
+    int status = 0;
+    const pid_t pid = ::waitpid(-1, &status, 0);
+    if (pid < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    const auto it = running.find(pid);
+    if (it == running.end()) continue;
+    const SweepPoint& p = *it->second;
+    running.erase(it);
+    ++done;
+    ++outcome.ran;
+    const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && finished(options.dir, p);
+    if (!ok && !g_stop) {
+      ++outcome.failed;
+      if (outcome.first_failure.empty()) {
+        std::string values;
+        for (const auto& [k, v] : p.values) values += " " + k + "=" + v;
+        outcome.first_failure = "point " + p.id + " (" + p.model->name + values +
+                                "): " + lastLine(pointDir(options.dir, p) + "/log.txt");
+      }
+    }
+    progress.update(done, running.size(), outcome.failed);
+  }
+  progress.update(done, running.size(), outcome.failed, true);
+  progress.end();
+  outcome.interrupted = g_stop;
+  sigaction(SIGINT, &old_int, nullptr);
+  sigaction(SIGTERM, &old_term, nullptr);
+  return outcome;
+}
+
+CollectOutcome collectSweep(const std::string& dir) {
+  const std::string spec_path = dir + "/sweep.yaml";
+  if (!fs::exists(spec_path))
+    throw InputError("'" + dir + "' is not a sweep directory (no sweep.yaml)");
+  const SweepSpec spec = readSweepSpec(spec_path);
+  const std::vector<SweepPoint> points = expandPoints(spec);
+  const SweepResults results = readResults(spec, points, dir);
+  CollectOutcome outcome;
+  outcome.points = points.size();
+  outcome.finished = results.finished_points;
+  writeFileAtomic(dir + "/results.csv", resultsCsv(spec, results));
+  outcome.plots = writePlots(spec, results, dir + "/plots");
+  return outcome;
+}
+
+}  // namespace hilsim::sweep
