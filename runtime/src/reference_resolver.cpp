@@ -17,6 +17,7 @@ OpResolver referenceOpResolver() {
   resolver.add(Op::SVDF, makeSvdfRef);
   resolver.add(Op::LOGISTIC, makeLogisticRef);
   resolver.add(Op::TANH, makeTanhRef);
+  resolver.add(Op::UNIDIRECTIONAL_SEQUENCE_LSTM, makeUnidirectionalSequenceLstmRef);
   return resolver;
 }
 

@@ -18,5 +18,6 @@ std::unique_ptr<Kernel> makeAveragePool2DRef();
 std::unique_ptr<Kernel> makeSvdfRef();
 std::unique_ptr<Kernel> makeLogisticRef();
 std::unique_ptr<Kernel> makeTanhRef();
+std::unique_ptr<Kernel> makeUnidirectionalSequenceLstmRef();
 
 }  // namespace hilsim::rt

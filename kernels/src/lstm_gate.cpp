@@ -1,0 +1,92 @@
+// LSTM gates: two fully connected products, their sum, then sigmoid or tanh.
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "hilsim/kernels/activation_math.h"
+#include "hilsim/kernels/lstm_step.h"
+#include "hilsim/kernels/quant_math.h"
+
+namespace hilsim::kernels::lstm_step {
+namespace {
+
+// The gate's activation input is Q3.12 in both TFLite Micro calls (sigmoid, and tanh with a
+// cell-state scale power of -12): the table input is q * 3 with no shift.
+constexpr int32_t kGateTableMultiplier = 3;
+
+int32_t dotInt8(const int8_t* weights, const int8_t* values, int32_t depth) {
+  uint32_t sum = 0;  // wraps like TFLite Micro's int32 accumulator
+  for (int32_t d = 0; d < depth; ++d)
+    sum += static_cast<uint32_t>(int32_t{weights[d]} * int32_t{values[d]});
+  return static_cast<int32_t>(sum);
+}
+
+int32_t requantizeToInt16(int32_t acc, int32_t multiplier, int shift) {
+  return std::clamp(multiplyByQuantizedMultiplier(acc, multiplier, shift), -32768, 32767);
+}
+
+// The reference FC clamps its float output to the range of its (absent) activation.
+float clampFinite(float x) {
+  return std::min(std::max(x, std::numeric_limits<float>::lowest()),
+                  std::numeric_limits<float>::max());
+}
+
+float dotFloat(const float* weights, const float* values, int32_t depth) {
+  float total = 0.0f;
+  for (int32_t d = 0; d < depth; ++d) total += values[d] * weights[d];
+  return total;
+}
+
+}  // namespace
+
+void gateInt8(const LstmGateInt8& g, int32_t rows, int32_t input_size, int32_t cells,
+              const int8_t* input, const int8_t* hidden, LstmGateActivation activation,
+              int16_t* gate) {
+  const size_t in_stride = static_cast<size_t>(input_size);
+  const size_t cell_stride = static_cast<size_t>(cells);
+  for (int32_t r = 0; r < rows; ++r) {
+    const int8_t* x = input + static_cast<size_t>(r) * in_stride;
+    const int8_t* h = hidden + static_cast<size_t>(r) * cell_stride;
+    int16_t* out = gate + static_cast<size_t>(r) * cell_stride;
+    for (int32_t c = 0; c < cells; ++c) {
+      const int32_t from_input = requantizeToInt16(
+          wrapAdd(g.input_bias[c],
+                  dotInt8(g.input_weights + static_cast<size_t>(c) * in_stride, x, input_size)),
+          g.input_multiplier, g.input_shift);
+      const int32_t from_hidden = requantizeToInt16(
+          wrapAdd(g.recurrent_bias[c],
+                  dotInt8(g.recurrent_weights + static_cast<size_t>(c) * cell_stride, h, cells)),
+          g.recurrent_multiplier, g.recurrent_shift);
+      const auto sum = static_cast<int16_t>(std::clamp(from_input + from_hidden, -32768, 32767));
+      out[c] = activation == LstmGateActivation::kSigmoid
+                   ? activation::logisticInt16(sum, kGateTableMultiplier, 0)
+                   : activation::tanhInt16(sum, kGateTableMultiplier, 0);
+    }
+  }
+}
+
+void gateFloat(const LstmGateFloat& g, int32_t rows, int32_t input_size, int32_t cells,
+               const float* input, const float* hidden, LstmGateActivation activation,
+               float* gate) {
+  const size_t in_stride = static_cast<size_t>(input_size);
+  const size_t cell_stride = static_cast<size_t>(cells);
+  for (int32_t r = 0; r < rows; ++r) {
+    const float* x = input + static_cast<size_t>(r) * in_stride;
+    const float* h = hidden + static_cast<size_t>(r) * cell_stride;
+    float* out = gate + static_cast<size_t>(r) * cell_stride;
+    for (int32_t c = 0; c < cells; ++c) {
+      const float from_input = clampFinite(
+          dotFloat(g.input_weights + static_cast<size_t>(c) * in_stride, x, input_size) +
+          g.bias[c]);
+      // The recurrent FC has no bias; the reference still adds 0 (turning -0 into +0).
+      const float from_hidden = clampFinite(
+          dotFloat(g.recurrent_weights + static_cast<size_t>(c) * cell_stride, h, cells) + 0.0f);
+      const float sum = from_input + from_hidden;
+      out[c] = activation == LstmGateActivation::kSigmoid ? activation::logisticFloat(sum)
+                                                          : std::tanh(sum);
+    }
+  }
+}
+
+}  // namespace hilsim::kernels::lstm_step
