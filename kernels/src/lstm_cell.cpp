@@ -28,8 +28,8 @@ float clampFinite(float x) {
 
 }  // namespace
 
-void updateCellInt8(const LstmInt8Params& p, int32_t count, const int16_t* forget,
-                    const int16_t* input_gate, const int16_t* cell_gate, int16_t* cell) {
+void updateCellInteger(const LstmIntegerCell& p, int32_t count, const int16_t* forget,
+                       const int16_t* input_gate, const int16_t* cell_gate, int16_t* cell) {
   for (int32_t i = 0; i < count; ++i) {
     const int16_t kept = clampInt16(requantizedProduct(
         forget[i], cell[i], p.forget_times_cell_multiplier, p.forget_times_cell_shift));
@@ -43,16 +43,33 @@ void updateCellInt8(const LstmInt8Params& p, int32_t count, const int16_t* forge
   }
 }
 
-void updateHiddenInt8(const LstmInt8Params& p, int32_t count, const int16_t* cell,
-                      const int16_t* output_gate, int8_t* hidden) {
+namespace {
+
+template <typename Hidden>
+void updateHiddenInteger(const LstmIntegerCell& p, int32_t count, const int16_t* cell,
+                         const int16_t* output_gate, Hidden* hidden) {
+  constexpr int32_t kMin = std::numeric_limits<Hidden>::min();
+  constexpr int32_t kMax = std::numeric_limits<Hidden>::max();
   for (int32_t i = 0; i < count; ++i) {
     const int16_t cell_tanh =
         activation::tanhInt16(cell[i], p.cell_tanh.input_multiplier, p.cell_tanh.input_right_shift);
     const int32_t value =
         p.hidden_zero_point +
         requantizedProduct(cell_tanh, output_gate[i], p.hidden_multiplier, p.hidden_shift);
-    hidden[i] = static_cast<int8_t>(std::clamp(value, -128, 127));
+    hidden[i] = static_cast<Hidden>(std::clamp(value, kMin, kMax));
   }
+}
+
+}  // namespace
+
+void updateHiddenInt8(const LstmIntegerCell& p, int32_t count, const int16_t* cell,
+                      const int16_t* output_gate, int8_t* hidden) {
+  updateHiddenInteger(p, count, cell, output_gate, hidden);
+}
+
+void updateHiddenInt16(const LstmIntegerCell& p, int32_t count, const int16_t* cell,
+                       const int16_t* output_gate, int16_t* hidden) {
+  updateHiddenInteger(p, count, cell, output_gate, hidden);
 }
 
 void updateCellFloat(const LstmFloatParams& p, int32_t count, const float* forget,

@@ -39,9 +39,9 @@ void forEachStep(const LstmShape& shape, Step&& step) {
     }
 }
 
-}  // namespace
-
-void lstmInt8(const LstmInt8Params& p, const LstmInt8Buffers& buffers) {
+template <typename Activation, typename Bias, typename Gate, typename UpdateHidden>
+void lstmInteger(const LstmIntegerParams<Bias>& p, const LstmIntegerBuffers<Activation>& buffers,
+                 Gate gate, UpdateHidden updateHidden) {
   const LstmShape& shape = p.shape;
   const size_t gate_elements =
       static_cast<size_t>(shape.batches) * static_cast<size_t>(shape.cells);
@@ -50,23 +50,34 @@ void lstmInt8(const LstmInt8Params& p, const LstmInt8Buffers& buffers) {
   int16_t* cell_gate = input_gate + gate_elements;
   int16_t* output_gate = cell_gate + gate_elements;
   forEachStep(shape, [&](const StepSlice& s) {
-    const int8_t* x = buffers.input + s.input_offset;
-    int8_t* h = buffers.hidden_state + s.state_offset;
+    const Activation* x = buffers.input + s.input_offset;
+    Activation* h = buffers.hidden_state + s.state_offset;
     int16_t* c = buffers.cell_state + s.state_offset;
     const int32_t count = s.rows * shape.cells;
     // Every gate reads the hidden state of the previous step; it is replaced only at the end.
-    lstm_step::gateInt8(p.forget_gate, s.rows, shape.input_size, shape.cells, x, h,
-                        LstmGateActivation::kSigmoid, forget);
-    lstm_step::gateInt8(p.input_gate, s.rows, shape.input_size, shape.cells, x, h,
-                        LstmGateActivation::kSigmoid, input_gate);
-    lstm_step::gateInt8(p.cell_gate, s.rows, shape.input_size, shape.cells, x, h,
-                        p.cell_gate_activation, cell_gate);
-    lstm_step::gateInt8(p.output_gate, s.rows, shape.input_size, shape.cells, x, h,
-                        LstmGateActivation::kSigmoid, output_gate);
-    lstm_step::updateCellInt8(p, count, forget, input_gate, cell_gate, c);
-    lstm_step::updateHiddenInt8(p, count, c, output_gate, h);
-    std::memcpy(buffers.output + s.output_offset, h, static_cast<size_t>(count));
+    gate(p.forget_gate, s.rows, shape.input_size, shape.cells, x, h, LstmGateActivation::kSigmoid,
+         forget);
+    gate(p.input_gate, s.rows, shape.input_size, shape.cells, x, h, LstmGateActivation::kSigmoid,
+         input_gate);
+    gate(p.cell_gate, s.rows, shape.input_size, shape.cells, x, h, p.cell.cell_gate_activation,
+         cell_gate);
+    gate(p.output_gate, s.rows, shape.input_size, shape.cells, x, h, LstmGateActivation::kSigmoid,
+         output_gate);
+    lstm_step::updateCellInteger(p.cell, count, forget, input_gate, cell_gate, c);
+    updateHidden(p.cell, count, c, output_gate, h);
+    std::memcpy(buffers.output + s.output_offset, h,
+                static_cast<size_t>(count) * sizeof(Activation));
   });
+}
+
+}  // namespace
+
+void lstmInt8(const LstmInt8Params& p, const LstmInt8Buffers& buffers) {
+  lstmInteger(p, buffers, lstm_step::gateInt8, lstm_step::updateHiddenInt8);
+}
+
+void lstmInt16(const LstmInt16Params& p, const LstmInt16Buffers& buffers) {
+  lstmInteger(p, buffers, lstm_step::gateInt16, lstm_step::updateHiddenInt16);
 }
 
 void lstmFloat(const LstmFloatParams& p, const LstmFloatBuffers& buffers) {

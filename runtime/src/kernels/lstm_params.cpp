@@ -63,49 +63,69 @@ void foldZeroPoint(const Tensor& weights, const int32_t* bias, int32_t zero_poin
   }
 }
 
-}  // namespace
-
-kernels::LstmFloatParams prepareLstmFloat(const LstmTensors& t) {
-  for (size_t g = 0; g < 4; ++g)
-    if (t.input_weights[g]->type != TensorType::FLOAT32 || t.biases[g]->type != TensorType::FLOAT32)
-      throw ModelError("float32 input needs float32 weights and biases, has " +
-                       describe(*t.input_weights[0]) + " weights and " + describe(*t.biases[0]) +
-                       " biases");
-  if (t.cell_state->type != TensorType::FLOAT32)
-    throw ModelError("float32 input needs a float32 cell_state, has " + describe(*t.cell_state));
-  kernels::LstmFloatParams p;
-  p.shape = t.shape;
-  kernels::LstmGateFloat* gates[4] = {&p.input_gate, &p.forget_gate, &p.cell_gate, &p.output_gate};
-  for (size_t g = 0; g < 4; ++g) {
-    gates[g]->input_weights = t.input_weights[g]->as<float>();
-    gates[g]->recurrent_weights = t.recurrent_weights[g]->as<float>();
-    gates[g]->bias = t.biases[g]->as<float>();
-  }
-  p.cell_clip = t.cell_clip;
-  return p;
-}
-
-kernels::LstmInt8Params prepareLstmInt8(const LstmTensors& t, std::vector<int32_t>& folded_biases) {
-  if (t.input_weights[0]->type != TensorType::INT8)
-    throw ModelError("int8 input needs int8 weights, has " + describe(*t.input_weights[0]));
-  if (t.biases[0]->type != TensorType::INT32)
-    throw ModelError("int8 input needs int32 biases, has " + describe(*t.biases[0]));
-  if (t.cell_state->type != TensorType::INT16)
-    throw ModelError(
-        "int8 input needs an int16 cell_state (TensorFlow Lite Micro's integer "
-        "LSTM), has " +
-        describe(*t.cell_state));
-  const Tensor& in = *t.input;
+// The cell and hidden state parameters shared by 8x8 and 16x8 (lstm_eval_common.cc:
+// CreateLstmCellStateInfo, CreateInterGateMulParams).
+kernels::LstmIntegerCell prepareIntegerCell(const LstmTensors& t) {
   const Tensor& hidden = *t.output_state;
   const Tensor& cell = *t.cell_state;
-  expectQuantized(in, "input");
-  expectQuantized(hidden, "output_state");
   expectQuantized(cell, "cell_state");
-  expectInt8ZeroPoint(in, "input");
-  expectInt8ZeroPoint(hidden, "output_state");
   if (cell.quant.zero_point0() != 0)
     throw ModelError("cell_state zero point must be 0, is " +
                      std::to_string(cell.quant.zero_point0()));
+  kernels::LstmIntegerCell p;
+  // TFLite Micro takes the rounded log2 of the cell scale without checking that the scale is a
+  // power of two; so does this kernel, to give the same bytes.
+  const float cell_scale = cell.quant.scale0();
+  int cell_scale_power = 0;
+  kernels::checkedLog2(cell_scale, &cell_scale_power);
+  if (const char* why = kernels::lstmCellTanhScaling(cell_scale_power, &p.cell_tanh))
+    throw ModelError(std::string(why) + " (cell_state scale " + std::to_string(cell_scale) + ")");
+  p.clip_cell = t.cell_clip > 0.0f;
+  p.cell_clip = static_cast<int16_t>(std::min(
+      std::max(static_cast<double>(t.cell_clip) / static_cast<double>(cell_scale), -32768.0),
+      32767.0));
+
+  const QuantizedMultiplier forget_times_cell =
+      productMultiplier(kGateOutputScale, cell_scale, cell_scale);
+  const QuantizedMultiplier input_times_cell_gate =
+      productMultiplier(kGateOutputScale, kGateOutputScale, cell_scale);
+  const QuantizedMultiplier hidden_from_product =
+      productMultiplier(kGateOutputScale, kGateOutputScale, hidden.quant.scale0());
+  p.forget_times_cell_multiplier = forget_times_cell.multiplier;
+  p.forget_times_cell_shift = forget_times_cell.shift;
+  p.input_times_cell_gate_multiplier = input_times_cell_gate.multiplier;
+  p.input_times_cell_gate_shift = input_times_cell_gate.shift;
+  p.hidden_multiplier = hidden_from_product.multiplier;
+  p.hidden_shift = hidden_from_product.shift;
+  p.hidden_zero_point = hidden.quant.zero_point0();
+  return p;
+}
+
+void expectIntegerTypes(const LstmTensors& t, const char* activation, TensorType bias_type,
+                        const char* bias) {
+  if (t.input_weights[0]->type != TensorType::INT8)
+    throw ModelError(std::string(activation) + " input needs int8 weights, has " +
+                     describe(*t.input_weights[0]));
+  if (t.biases[0]->type != bias_type)
+    throw ModelError(std::string(activation) + " input needs " + bias + " biases, has " +
+                     describe(*t.biases[0]));
+  if (t.cell_state->type != TensorType::INT16)
+    throw ModelError(std::string(activation) +
+                     " input needs an int16 cell_state (TensorFlow Lite Micro's integer LSTM), "
+                     "has " +
+                     describe(*t.cell_state));
+}
+
+}  // namespace
+
+kernels::LstmInt8Params prepareLstmInt8(const LstmTensors& t, std::vector<int32_t>& folded_biases) {
+  expectIntegerTypes(t, "int8", TensorType::INT32, "int32");
+  const Tensor& in = *t.input;
+  const Tensor& hidden = *t.output_state;
+  expectQuantized(in, "input");
+  expectQuantized(hidden, "output_state");
+  expectInt8ZeroPoint(in, "input");
+  expectInt8ZeroPoint(hidden, "output_state");
 
   kernels::LstmInt8Params p;
   p.shape = t.shape;
@@ -135,32 +155,69 @@ kernels::LstmInt8Params prepareLstmInt8(const LstmTensors& t, std::vector<int32_
     k.recurrent_multiplier = from_hidden.multiplier;
     k.recurrent_shift = from_hidden.shift;
   }
+  p.cell = prepareIntegerCell(t);
+  return p;
+}
 
-  // TFLite Micro takes the rounded log2 of the cell scale without checking that the scale is a
-  // power of two; so does this kernel, to give the same bytes.
-  const float cell_scale = cell.quant.scale0();
-  int cell_scale_power = 0;
-  kernels::checkedLog2(cell_scale, &cell_scale_power);
-  if (const char* why = kernels::lstmCellTanhScaling(cell_scale_power, &p.cell_tanh))
-    throw ModelError(std::string(why) + " (cell_state scale " + std::to_string(cell_scale) + ")");
-  p.clip_cell = t.cell_clip > 0.0f;
-  p.cell_clip = static_cast<int16_t>(std::min(
-      std::max(static_cast<double>(t.cell_clip) / static_cast<double>(cell_scale), -32768.0),
-      32767.0));
+kernels::LstmInt16Params prepareLstmInt16(const LstmTensors& t) {
+  expectIntegerTypes(t, "int16", TensorType::INT64, "int64");
+  const Tensor& in = *t.input;
+  const Tensor& hidden = *t.output_state;
+  expectQuantized(in, "input");
+  expectQuantized(hidden, "output_state");
+  // TFLite Micro's int16 FC has no input offset: it reads both as symmetric.
+  if (in.quant.zero_point0() != 0 || hidden.quant.zero_point0() != 0)
+    throw ModelError("int16 input and output_state must have zero point 0, have " +
+                     std::to_string(in.quant.zero_point0()) + " and " +
+                     std::to_string(hidden.quant.zero_point0()));
 
-  const QuantizedMultiplier forget_times_cell =
-      productMultiplier(kGateOutputScale, cell_scale, cell_scale);
-  const QuantizedMultiplier input_times_cell_gate =
-      productMultiplier(kGateOutputScale, kGateOutputScale, cell_scale);
-  const QuantizedMultiplier hidden_from_product =
-      productMultiplier(kGateOutputScale, kGateOutputScale, hidden.quant.scale0());
-  p.forget_times_cell_multiplier = forget_times_cell.multiplier;
-  p.forget_times_cell_shift = forget_times_cell.shift;
-  p.input_times_cell_gate_multiplier = input_times_cell_gate.multiplier;
-  p.input_times_cell_gate_shift = input_times_cell_gate.shift;
-  p.hidden_multiplier = hidden_from_product.multiplier;
-  p.hidden_shift = hidden_from_product.shift;
-  p.hidden_zero_point = hidden.quant.zero_point0();
+  kernels::LstmInt16Params p;
+  p.shape = t.shape;
+  kernels::LstmGateInt16* gates[4] = {&p.input_gate, &p.forget_gate, &p.cell_gate, &p.output_gate};
+  for (size_t g = 0; g < 4; ++g) {
+    const std::string gate = kGateNames[g];
+    const Tensor& wx = *t.input_weights[g];
+    const Tensor& wh = *t.recurrent_weights[g];
+    expectGateWeights(wx, "input_to_" + gate + "_weights");
+    expectGateWeights(wh, "recurrent_to_" + gate + "_weights");
+    kernels::LstmGateInt16& k = *gates[g];
+    k.input_weights = wx.as<int8_t>();
+    k.recurrent_weights = wh.as<int8_t>();
+    k.input_bias = t.biases[g]->as<int64_t>();
+    k.recurrent_bias = nullptr;
+    const QuantizedMultiplier from_input = gateMultiplier(in, wx);
+    const QuantizedMultiplier from_hidden = gateMultiplier(hidden, wh);
+    // The 64-bit requantization shifts by 15 - shift and is specified for shifts up to 7.
+    if (from_input.shift > 7 || from_hidden.shift > 7)
+      throw ModelError("the " + gate +
+                       " gate's FC multiplier (activation scale x weight scale / 2^-12) is 2^8 "
+                       "or more, beyond the 16-bit FC's requantization");
+    k.input_multiplier = from_input.multiplier;
+    k.input_shift = from_input.shift;
+    k.recurrent_multiplier = from_hidden.multiplier;
+    k.recurrent_shift = from_hidden.shift;
+  }
+  p.cell = prepareIntegerCell(t);
+  return p;
+}
+
+kernels::LstmFloatParams prepareLstmFloat(const LstmTensors& t) {
+  for (size_t g = 0; g < 4; ++g)
+    if (t.input_weights[g]->type != TensorType::FLOAT32 || t.biases[g]->type != TensorType::FLOAT32)
+      throw ModelError("float32 input needs float32 weights and biases, has " +
+                       describe(*t.input_weights[0]) + " weights and " + describe(*t.biases[0]) +
+                       " biases");
+  if (t.cell_state->type != TensorType::FLOAT32)
+    throw ModelError("float32 input needs a float32 cell_state, has " + describe(*t.cell_state));
+  kernels::LstmFloatParams p;
+  p.shape = t.shape;
+  kernels::LstmGateFloat* gates[4] = {&p.input_gate, &p.forget_gate, &p.cell_gate, &p.output_gate};
+  for (size_t g = 0; g < 4; ++g) {
+    gates[g]->input_weights = t.input_weights[g]->as<float>();
+    gates[g]->recurrent_weights = t.recurrent_weights[g]->as<float>();
+    gates[g]->bias = t.biases[g]->as<float>();
+  }
+  p.cell_clip = t.cell_clip;
   return p;
 }
 

@@ -88,6 +88,8 @@ LstmRun run(const LstmModel& model, const std::vector<std::vector<uint8_t>>& fra
   return result;
 }
 
+void expectPrepareError(const LstmSpec& spec, const std::string& reason);
+
 template <typename T>
 TensorSpec constant(TensorType type, std::vector<int32_t> shape, const std::vector<T>& values,
                     float scale = 0.0f) {
@@ -340,10 +342,100 @@ TEST(Lstm, Int8TimeMajorGivesTheSameBytesAsBatchMajor) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// 16x8: int16 activations, int8 weights, int64 biases.
+
+// The one-cell LSTM above with int16 activations: input and hidden scale 2^-10 (zero point 0),
+// all weights scale 2^-2, so x * w and h * w land on 2^-12 again. The 64-bit requantization of
+// multiplier 1 (2^30, shift 1) is exact: (acc * 2^14 + 2^13) >> 14. Weights (input side /
+// recurrent): input gate 4 / 0, forget -4 / 0, cell 2 / 0, output 0 / 4; bias 4096 on output.
+LstmSpec oneCellInt16Spec(int32_t time_steps) {
+  constexpr float kScale = 0.0009765625f;  // 2^-10
+  constexpr float kWeightScale = 0.25f;
+  LstmSpec s;
+  s.inputs.resize(24);
+  s.inputs[0] = qtensor(TensorType::INT16, {1, time_steps, 1}, kScale, 0);
+  const int8_t wx[4] = {4, -4, 2, 0};
+  const int8_t wh[4] = {0, 0, 0, 4};
+  const int64_t bias[4] = {0, 0, 0, 4096};
+  for (size_t g = 0; g < 4; ++g) {
+    s.inputs[1 + g] = constant(TensorType::INT8, {1, 1}, std::vector<int8_t>{wx[g]}, kWeightScale);
+    s.inputs[5 + g] = constant(TensorType::INT8, {1, 1}, std::vector<int8_t>{wh[g]}, kWeightScale);
+    s.inputs[12 + g] =
+        constant(TensorType::INT64, {1}, std::vector<int64_t>{bias[g]}, kScale * kWeightScale);
+  }
+  s.inputs[18] = asVariable(qtensor(TensorType::INT16, {1, 1}, kScale, 0));
+  s.inputs[19] = asVariable(qtensor(TensorType::INT16, {1, 1}, kScaleCell, 0));
+  s.output = qtensor(TensorType::INT16, {1, time_steps, 1}, kScale, 0);
+  s.options.fused_activation_function = tflite::ActivationFunctionType::TANH;
+  return s;
+}
+
+// Step 1 (x = 1024): the gates, cell (692) and tanh(cell) (10669) of the int8 case; the hidden
+// state scale 2^-10 makes the product multiplier 2^-30 / 2^-10 = 2^-20:
+//   h = 10669 * 23956 / 2^20 = 243.7 -> 244.
+// Step 2 (x = -1024): o = sigmoid(4096 + 4 * 244) = sigmoid(5072): x = 15216, index 29,
+//   fraction 368: (50464 * 512 + 368 * 478 + 512) >> 10 = 25404; c = 251 and tanh(c) = 3996
+//   as in the int8 case; h = 3996 * 25404 / 2^20 = 96.8 -> 97.
+TEST(Lstm, Int16OneCellTwoStepsWorkedOutByHand) {
+  const LstmRun r = run(build(oneCellInt16Spec(2)), {bytesOf(std::vector<int16_t>{1024, -1024})});
+  EXPECT_EQ(valuesOf<int16_t>(r.output), (std::vector<int16_t>{244, 97}));
+  EXPECT_EQ(valuesOf<int16_t>(r.cell), (std::vector<int16_t>{251}));
+}
+
+// TFLite Micro's int16 settings for the 2x3x2x2 network (Get2X2Int16LstmQuantizationSettings).
+LstmSpec tflmInt16Spec() {
+  constexpr float kScaleX16 = 3.0518044e-5f;
+  constexpr float kScaleH16 = 2.1362956633198035e-05f;
+  const float kBiasScale16[4] = {4.8059911474468205e-06f, 4.8059911474468205e-06f,
+                                 2.40299557372341e-07f, 2.40299557372341e-07f};
+  LstmSpec s;
+  s.inputs.resize(24);
+  s.inputs[0] = qtensor(TensorType::INT16, {kB, kT, kI}, kScaleX16, 0);
+  for (size_t g = 0; g < 4; ++g) {
+    const auto w = quantize<int8_t>(kTflmInputWeights[g], kTflmWeightScale[g], 0);
+    s.inputs[1 + g] = constant(TensorType::INT8, {kS, kI}, w, kTflmWeightScale[g]);
+    s.inputs[5 + g] = constant(TensorType::INT8, {kS, kS}, w, kTflmWeightScale[g]);
+    s.inputs[12 + g] =
+        constant(TensorType::INT64, {kS}, quantize<int64_t>(kTflmBiases[g], kBiasScale16[g], 0),
+                 kBiasScale16[g]);
+  }
+  s.inputs[18] = asVariable(qtensor(TensorType::INT16, {kB, kS}, kScaleH16, 0));
+  s.inputs[19] = asVariable(qtensor(TensorType::INT16, {kB, kS}, kTflmScaleCell, 0));
+  s.output = qtensor(TensorType::INT16, {kB, kT, kS}, kScaleH16, 0);
+  s.options.fused_activation_function = tflite::ActivationFunctionType::TANH;
+  s.options.cell_clip = 6.0f;
+  return s;
+}
+
+TEST(Lstm, Int16MatchesTflmTestVectorsWithinItsTolerance) {
+  const LstmSpec spec = tflmInt16Spec();
+  const float scale_x = spec.inputs[0]->scales[0];
+  const float scale_h = spec.output.scales[0];
+  const LstmRun r = run(build(spec), {bytesOf(quantize<int16_t>(kTflmInput, scale_x, 0))});
+  expectNear(dequantize(valuesOf<int16_t>(r.output), scale_h, 0), kTflmOutput, 1e-3f);
+  expectNear(dequantize(valuesOf<int16_t>(r.hidden), scale_h, 0), kTflmHidden, 1e-3f);
+  expectNear(dequantize(valuesOf<int16_t>(r.cell), kTflmScaleCell, 0), kTflmCell, 1e-2f);
+}
+
+TEST(Lstm, Int16MalformedVariants) {
+  LstmSpec s = oneCellInt16Spec(1);
+  s.inputs[0]->zero_points = {3};
+  expectPrepareError(s, "int16 input and output_state must have zero point 0");
+  s = oneCellInt16Spec(1);
+  s.inputs[19] = asVariable(qtensor(TensorType::INT8, {1, 1}, kScaleCell, 0));
+  expectPrepareError(s, "int16 cell_state");
+  // Input scale 1 x weight scale 1/4 over 2^-12: multiplier 2^10, beyond the 64-bit
+  // requantization's shift range (at most 7).
+  s = oneCellInt16Spec(1);
+  s.inputs[0]->scales = {1.0f};
+  expectPrepareError(s, "input gate's FC multiplier");
+}
+
+// ---------------------------------------------------------------------------------------------
 // The stages of a step, through the freestanding functions.
 
-kernels::LstmInt8Params cellScale2To11Params() {
-  kernels::LstmInt8Params p;
+kernels::LstmIntegerCell cellScale2To11Params() {
+  kernels::LstmIntegerCell p;
   p.forget_times_cell_multiplier = 1 << 30;  // 2^-15: (f * c) / 2^15
   p.forget_times_cell_shift = -14;
   p.input_times_cell_gate_multiplier = 1 << 30;  // 2^-30 / 2^-11 = 2^-19
@@ -420,14 +512,14 @@ TEST(LstmStep, GateSaturatesEachProductAndTheirSum) {
 }
 
 TEST(LstmStep, CellUpdateRoundsSaturatesAndClips) {
-  kernels::LstmInt8Params p = cellScale2To11Params();
+  kernels::LstmIntegerCell p = cellScale2To11Params();
   // (0.5 * 1000 = 500) + (32767 * 16384 / 2^19 = 1023.97 -> 1024); a tie 1 * 16384 / 2^15 =
   // 0.5 -> 1 and its negative -> -1; 32767 * 32767 / 2^15 = 32766 plus 2048 saturates.
   const int16_t forget[4] = {16384, 1, 1, 32767};
   const int16_t input[4] = {32767, 0, 0, 32767};
   const int16_t cell_gate[4] = {16384, 0, 0, 32767};
   int16_t cell[4] = {1000, 16384, -16384, 32767};
-  kernels::lstm_step::updateCellInt8(p, 4, forget, input, cell_gate, cell);
+  kernels::lstm_step::updateCellInteger(p, 4, forget, input, cell_gate, cell);
   EXPECT_EQ(cell[0], 1524);
   EXPECT_EQ(cell[1], 1);
   EXPECT_EQ(cell[2], -1);
@@ -439,18 +531,18 @@ TEST(LstmStep, CellUpdateRoundsSaturatesAndClips) {
   const int16_t forget2[2] = {16384, 16384};
   const int16_t input2[2] = {32767, 32767};
   int16_t clipped[2] = {1000, -1000};
-  kernels::lstm_step::updateCellInt8(p, 2, forget2, input2, negative_gate, clipped);
+  kernels::lstm_step::updateCellInteger(p, 2, forget2, input2, negative_gate, clipped);
   EXPECT_EQ(clipped[0], 1500);   // 1524
   EXPECT_EQ(clipped[1], -1500);  // -1524
 
   p.cell_clip = 0;  // a clip that quantized to 0 still clips
   int16_t zeroed[1] = {1000};
-  kernels::lstm_step::updateCellInt8(p, 1, forget2, input2, negative_gate, zeroed);
+  kernels::lstm_step::updateCellInteger(p, 1, forget2, input2, negative_gate, zeroed);
   EXPECT_EQ(zeroed[0], 0);
 }
 
 TEST(LstmStep, HiddenStateAtTheEndsOfTheZeroPointRange) {
-  kernels::LstmInt8Params p = cellScale2To11Params();
+  kernels::LstmIntegerCell p = cellScale2To11Params();
   // tanh(32767) saturates to 32767; 32767 * 32767 / 2^23 = 127.99 -> 128.
   const int16_t cell[3] = {0, 32767, -32768};
   const int16_t output_gate[3] = {32767, 32767, 32767};
@@ -602,6 +694,11 @@ TEST(Lstm, BadOptionsAndQuantization) {
   s.inputs[0] = qtensor(TensorType::INT16, {1, 1, 1}, kScaleX, 0);
   s.inputs[18] = asVariable(qtensor(TensorType::INT16, {1, 1}, kScaleH, 0));
   s.output = qtensor(TensorType::INT16, {1, 1, 1}, kScaleH, 0);
+  expectPrepareError(s, "int16 input needs int64 biases");
+  s = oneCellSpec(1);
+  s.inputs[0] = tensor(TensorType::INT32, {1, 1, 1});
+  s.inputs[18] = asVariable(tensor(TensorType::INT32, {1, 1}));
+  s.output = tensor(TensorType::INT32, {1, 1, 1});
   expectPrepareError(s, "unsupported input");
 }
 

@@ -13,15 +13,20 @@ namespace hilsim::kernels::lstm_step {
 void gateInt8(const LstmGateInt8& g, int32_t rows, int32_t input_size, int32_t cells,
               const int8_t* input, const int8_t* hidden, LstmGateActivation activation,
               int16_t* gate);
+void gateInt16(const LstmGateInt16& g, int32_t rows, int32_t input_size, int32_t cells,
+               const int16_t* input, const int16_t* hidden, LstmGateActivation activation,
+               int16_t* gate);
 
 // cell = clip(sat16(requant(forget * cell) + requant(input_gate * cell_gate))), `count`
 // elements, in place.
-void updateCellInt8(const LstmInt8Params& p, int32_t count, const int16_t* forget,
-                    const int16_t* input_gate, const int16_t* cell_gate, int16_t* cell);
+void updateCellInteger(const LstmIntegerCell& p, int32_t count, const int16_t* forget,
+                       const int16_t* input_gate, const int16_t* cell_gate, int16_t* cell);
 
-// hidden = clamp_int8(zero point + requant(tanh(cell) * output_gate)), `count` elements.
-void updateHiddenInt8(const LstmInt8Params& p, int32_t count, const int16_t* cell,
+// hidden = clamp(zero point + requant(tanh(cell) * output_gate)), `count` elements.
+void updateHiddenInt8(const LstmIntegerCell& p, int32_t count, const int16_t* cell,
                       const int16_t* output_gate, int8_t* hidden);
+void updateHiddenInt16(const LstmIntegerCell& p, int32_t count, const int16_t* cell,
+                       const int16_t* output_gate, int16_t* hidden);
 
 void gateFloat(const LstmGateFloat& g, int32_t rows, int32_t input_size, int32_t cells,
                const float* input, const float* hidden, LstmGateActivation activation, float* gate);

@@ -64,6 +64,10 @@ kernels::LstmFloatParams prepareLstmFloat(const LstmTensors& t);
 // each gate's two biases) and returns parameters that point into it, so it must outlive them.
 kernels::LstmInt8Params prepareLstmInt8(const LstmTensors& t, std::vector<int32_t>& folded_biases);
 
+// int16 input, hidden state and output (zero point 0), int8 weights (per-tensor, zero point 0),
+// int64 biases, int16 cell state (zero point 0). The parameters point into the model's biases.
+kernels::LstmInt16Params prepareLstmInt16(const LstmTensors& t);
+
 // The CPU work of one invocation: 4 gates x (input + recurrent) MACs per step and batch row.
 OpWork lstmWork(const LstmTensors& t);
 
