@@ -17,7 +17,7 @@ int32_t requantizedProduct(int16_t a, int16_t b, int32_t multiplier, int shift) 
 }
 
 int16_t clampInt16(int32_t x) {
-  return static_cast<int16_t>(std::clamp(x, -32768, 32767));
+  return static_cast<int16_t>(std::clamp<int32_t>(x, -32768, 32767));
 }
 
 // The reference float MUL clamps to the range of its (absent) activation.

@@ -11,6 +11,8 @@
 namespace hilsim::kernels::lstm_step {
 namespace {
 
+namespace act = kernels::activation;
+
 // The gate's activation input is Q3.12 in both TFLite Micro calls (sigmoid, and tanh with a
 // cell-state scale power of -12): the table input is q * 3 with no shift.
 constexpr int32_t kGateTableMultiplier = 3;
@@ -54,18 +56,19 @@ void gateInteger(const LstmIntegerGate<typename Fc::Bias>& g, int32_t rows, int3
     const auto* h = hidden + static_cast<size_t>(r) * cell_stride;
     int16_t* out = gate + static_cast<size_t>(r) * cell_stride;
     for (int32_t c = 0; c < cells; ++c) {
-      const int32_t from_input = std::clamp(
+      const int32_t from_input = std::clamp<int32_t>(
           Fc::requantized(g.input_weights + static_cast<size_t>(c) * in_stride, x, input_size,
                           g.input_bias, c, g.input_multiplier, g.input_shift),
           -32768, 32767);
-      const int32_t from_hidden = std::clamp(
+      const int32_t from_hidden = std::clamp<int32_t>(
           Fc::requantized(g.recurrent_weights + static_cast<size_t>(c) * cell_stride, h, cells,
                           g.recurrent_bias, c, g.recurrent_multiplier, g.recurrent_shift),
           -32768, 32767);
-      const auto sum = static_cast<int16_t>(std::clamp(from_input + from_hidden, -32768, 32767));
+      const auto sum =
+          static_cast<int16_t>(std::clamp<int32_t>(from_input + from_hidden, -32768, 32767));
       out[c] = activation == LstmGateActivation::kSigmoid
-                   ? activation::logisticInt16(sum, kGateTableMultiplier, 0)
-                   : activation::tanhInt16(sum, kGateTableMultiplier, 0);
+                   ? act::logisticInt16(sum, kGateTableMultiplier, 0)
+                   : act::tanhInt16(sum, kGateTableMultiplier, 0);
     }
   }
 }
@@ -113,8 +116,8 @@ void gateFloat(const LstmGateFloat& g, int32_t rows, int32_t input_size, int32_t
       const float from_hidden = clampFinite(
           dotFloat(g.recurrent_weights + static_cast<size_t>(c) * cell_stride, h, cells) + 0.0f);
       const float sum = from_input + from_hidden;
-      out[c] = activation == LstmGateActivation::kSigmoid ? activation::logisticFloat(sum)
-                                                          : std::tanh(sum);
+      out[c] =
+          activation == LstmGateActivation::kSigmoid ? act::logisticFloat(sum) : std::tanh(sum);
     }
   }
 }

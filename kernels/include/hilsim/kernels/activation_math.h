@@ -83,7 +83,7 @@ inline int8_t logisticInt8(int8_t q, const Int8ActivationParams& p) {
   if (x >= p.input_range_radius) return 127;
   const int32_t in_q4 = multiplyByQuantizedMultiplier(x, p.input_multiplier, p.input_left_shift);
   const int32_t out_q23 = roundingDivideByPOT(logisticQ4(in_q4), 23);
-  return static_cast<int8_t>(std::clamp(out_q23 - 128, -128, 127));
+  return static_cast<int8_t>(std::clamp<int32_t>(out_q23 - 128, -128, 127));
 }
 
 // TANH int8 -> int8 (output scale 1/128, zero point 0).
@@ -93,7 +93,7 @@ inline int8_t tanhInt8(int8_t q, const Int8ActivationParams& p) {
   if (x >= p.input_range_radius) return 127;
   const int32_t in_q4 = multiplyByQuantizedMultiplier(x, p.input_multiplier, p.input_left_shift);
   const int32_t out_q24 = roundingDivideByPOT(tanhQ4(in_q4), 24);
-  return static_cast<int8_t>(std::clamp(out_q24, -128, 127));
+  return static_cast<int8_t>(std::clamp<int32_t>(out_q24, -128, 127));
 }
 
 // The int16 input rescaled for the table: |x| / 2^9 (sigmoid) or / 2^8 (tanh) indexes the table.
