@@ -15,6 +15,9 @@ OpResolver referenceOpResolver() {
   resolver.add(Op::DEPTHWISE_CONV_2D, makeDepthwiseConv2DRef);
   resolver.add(Op::AVERAGE_POOL_2D, makeAveragePool2DRef);
   resolver.add(Op::SVDF, makeSvdfRef);
+  resolver.add(Op::LOGISTIC, makeLogisticRef);
+  resolver.add(Op::TANH, makeTanhRef);
+  resolver.add(Op::UNIDIRECTIONAL_SEQUENCE_LSTM, makeUnidirectionalSequenceLstmRef);
   return resolver;
 }
 

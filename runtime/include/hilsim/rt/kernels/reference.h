@@ -16,5 +16,8 @@ std::unique_ptr<Kernel> makeConv2DRef();
 std::unique_ptr<Kernel> makeDepthwiseConv2DRef();
 std::unique_ptr<Kernel> makeAveragePool2DRef();
 std::unique_ptr<Kernel> makeSvdfRef();
+std::unique_ptr<Kernel> makeLogisticRef();
+std::unique_ptr<Kernel> makeTanhRef();
+std::unique_ptr<Kernel> makeUnidirectionalSequenceLstmRef();
 
 }  // namespace hilsim::rt

@@ -1,0 +1,22 @@
+#include "hilsim/kernels/tanh.h"
+
+#include <cmath>
+
+#include "hilsim/kernels/activation_math.h"
+
+namespace hilsim::kernels {
+
+void tanhInt8(const Int8ActivationParams& p, const int8_t* input, int8_t* output) {
+  for (int32_t i = 0; i < p.count; ++i) output[i] = activation::tanhInt8(input[i], p);
+}
+
+void tanhInt16(const Int16ActivationParams& p, const int16_t* input, int16_t* output) {
+  for (int32_t i = 0; i < p.count; ++i)
+    output[i] = activation::tanhInt16(input[i], p.input_multiplier, p.input_right_shift);
+}
+
+void tanhFloat(int32_t count, const float* input, float* output) {
+  for (int32_t i = 0; i < count; ++i) output[i] = std::tanh(input[i]);
+}
+
+}  // namespace hilsim::kernels

@@ -1,0 +1,90 @@
+// Reference UNIDIRECTIONAL_SEQUENCE_LSTM kernel: float32, int8 x int8 and int16 x int8 with an
+// int16 cell state (hilsim/kernels/lstm.h). Prepare validates the node and computes every
+// multiplier and folded bias once (lstm_prepare.h); invoke hands tensor memory and scratch to the
+// arithmetic. The output_state and cell_state inputs are variable tensors, so the state carries
+// over from one invocation to the next.
+
+#include <cstdint>
+#include <vector>
+
+#include "hilsim/kernels/lstm.h"
+#include "hilsim/rt/kernels/kernel_util.h"
+#include "hilsim/rt/kernels/lstm_prepare.h"
+#include "hilsim/rt/kernels/reference.h"
+
+namespace hilsim::rt {
+namespace {
+
+template <typename Activation>
+kernels::LstmIntegerBuffers<Activation> integerBuffers(const Tensor& in, Tensor& out,
+                                                       Tensor& hidden, Tensor& cell,
+                                                       uint8_t* scratch) {
+  kernels::LstmIntegerBuffers<Activation> b;
+  b.input = in.as<Activation>();
+  b.output = out.as<Activation>();
+  b.hidden_state = hidden.as<Activation>();
+  b.cell_state = cell.as<int16_t>();
+  b.scratch = reinterpret_cast<int16_t*>(scratch);
+  return b;
+}
+
+class UnidirectionalSequenceLstmRef final : public Kernel {
+ public:
+  OpWork prepare(PrepareContext& ctx, Node& node) override {
+    const LstmTensors t = validateLstm(node);
+    type_ = t.input->type;
+    size_t cell_type_bytes = 0;
+    if (type_ == TensorType::FLOAT32) {
+      float_params_ = prepareLstmFloat(t);
+      cell_type_bytes = sizeof(float);
+    } else if (type_ == TensorType::INT8) {
+      int8_params_ = prepareLstmInt8(t, folded_biases_);
+      cell_type_bytes = sizeof(int16_t);
+    } else if (type_ == TensorType::INT16) {
+      int16_params_ = prepareLstmInt16(t);
+      cell_type_bytes = sizeof(int16_t);
+    } else {
+      throw ModelError("unsupported input " + describe(*t.input) +
+                       " (hilsim supports float32, int8 and int16 LSTM activations)");
+    }
+    scratch_ = ctx.requestScratch(kernels::lstmScratchElements(t.shape) * cell_type_bytes);
+    return lstmWork(t);
+  }
+
+  void invoke(InvokeContext& ctx, Node& node) override {
+    uint8_t* scratch = ctx.scratch(scratch_);
+    Tensor& hidden = *node.input(lstm_input::kOutputState);
+    Tensor& cell = *node.input(lstm_input::kCellState);
+    const Tensor& in = *node.input(lstm_input::kInput);
+    Tensor& out = *node.output(0);
+    if (type_ == TensorType::INT8) {
+      kernels::lstmInt8(int8_params_, integerBuffers<int8_t>(in, out, hidden, cell, scratch));
+    } else if (type_ == TensorType::INT16) {
+      kernels::lstmInt16(int16_params_, integerBuffers<int16_t>(in, out, hidden, cell, scratch));
+    } else {
+      kernels::LstmFloatBuffers b;
+      b.input = in.as<float>();
+      b.output = out.as<float>();
+      b.hidden_state = hidden.as<float>();
+      b.cell_state = cell.as<float>();
+      b.scratch = reinterpret_cast<float*>(scratch);
+      kernels::lstmFloat(float_params_, b);
+    }
+  }
+
+ private:
+  TensorType type_ = TensorType::INT8;
+  kernels::LstmInt8Params int8_params_;
+  kernels::LstmInt16Params int16_params_;
+  kernels::LstmFloatParams float_params_;
+  std::vector<int32_t> folded_biases_;  // int8_params_ points into it
+  int scratch_ = -1;
+};
+
+}  // namespace
+
+std::unique_ptr<Kernel> makeUnidirectionalSequenceLstmRef() {
+  return std::make_unique<UnidirectionalSequenceLstmRef>();
+}
+
+}  // namespace hilsim::rt
