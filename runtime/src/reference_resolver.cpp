@@ -16,6 +16,7 @@ OpResolver referenceOpResolver() {
   resolver.add(Op::AVERAGE_POOL_2D, makeAveragePool2DRef);
   resolver.add(Op::SVDF, makeSvdfRef);
   resolver.add(Op::ADD, makeAddRef);
+  resolver.add(Op::SUB, makeSubRef);
   return resolver;
 }
 
