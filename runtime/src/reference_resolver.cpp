@@ -17,6 +17,7 @@ OpResolver referenceOpResolver() {
   resolver.add(Op::SVDF, makeSvdfRef);
   resolver.add(Op::ADD, makeAddRef);
   resolver.add(Op::SUB, makeSubRef);
+  resolver.add(Op::MUL, makeMulRef);
   return resolver;
 }
 

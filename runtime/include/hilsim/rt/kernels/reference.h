@@ -18,5 +18,6 @@ std::unique_ptr<Kernel> makeAveragePool2DRef();
 std::unique_ptr<Kernel> makeSvdfRef();
 std::unique_ptr<Kernel> makeAddRef();
 std::unique_ptr<Kernel> makeSubRef();
+std::unique_ptr<Kernel> makeMulRef();
 
 }  // namespace hilsim::rt
