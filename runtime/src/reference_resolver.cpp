@@ -18,6 +18,8 @@ OpResolver referenceOpResolver() {
   resolver.add(Op::ADD, makeAddRef);
   resolver.add(Op::SUB, makeSubRef);
   resolver.add(Op::MUL, makeMulRef);
+  resolver.add(Op::MAXIMUM, makeMaximumRef);
+  resolver.add(Op::MINIMUM, makeMinimumRef);
   return resolver;
 }
 

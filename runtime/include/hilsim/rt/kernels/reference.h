@@ -19,5 +19,7 @@ std::unique_ptr<Kernel> makeSvdfRef();
 std::unique_ptr<Kernel> makeAddRef();
 std::unique_ptr<Kernel> makeSubRef();
 std::unique_ptr<Kernel> makeMulRef();
+std::unique_ptr<Kernel> makeMaximumRef();
+std::unique_ptr<Kernel> makeMinimumRef();
 
 }  // namespace hilsim::rt
