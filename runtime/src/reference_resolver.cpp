@@ -20,6 +20,7 @@ OpResolver referenceOpResolver() {
   resolver.add(Op::MUL, makeMulRef);
   resolver.add(Op::MAXIMUM, makeMaximumRef);
   resolver.add(Op::MINIMUM, makeMinimumRef);
+  resolver.add(Op::HARD_SWISH, makeHardSwishRef);
   return resolver;
 }
 

@@ -21,5 +21,6 @@ std::unique_ptr<Kernel> makeSubRef();
 std::unique_ptr<Kernel> makeMulRef();
 std::unique_ptr<Kernel> makeMaximumRef();
 std::unique_ptr<Kernel> makeMinimumRef();
+std::unique_ptr<Kernel> makeHardSwishRef();
 
 }  // namespace hilsim::rt
