@@ -31,7 +31,8 @@ void requantize(const RequantizeParams& p, const In* input, Out* output) {
   constexpr int32_t kMin = std::numeric_limits<Out>::min();
   constexpr int32_t kMax = std::numeric_limits<Out>::max();
   for (int32_t i = 0; i < p.count; ++i) {
-    const int32_t centered = wrapAdd(static_cast<int32_t>(input[i]), -p.input_zero_point);
+    const int32_t centered = static_cast<int32_t>(static_cast<uint32_t>(int32_t{input[i]}) -
+                                                  static_cast<uint32_t>(p.input_zero_point));
     const int32_t scaled = multiplyByQuantizedMultiplier(centered, p.multiplier, p.shift);
     output[i] = static_cast<Out>(std::clamp(wrapAdd(scaled, p.output_zero_point), kMin, kMax));
   }
