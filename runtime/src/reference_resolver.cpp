@@ -18,6 +18,12 @@ OpResolver referenceOpResolver() {
   resolver.add(Op::LOGISTIC, makeLogisticRef);
   resolver.add(Op::TANH, makeTanhRef);
   resolver.add(Op::UNIDIRECTIONAL_SEQUENCE_LSTM, makeUnidirectionalSequenceLstmRef);
+  resolver.add(Op::ADD, makeAddRef);
+  resolver.add(Op::SUB, makeSubRef);
+  resolver.add(Op::MUL, makeMulRef);
+  resolver.add(Op::MAXIMUM, makeMaximumRef);
+  resolver.add(Op::MINIMUM, makeMinimumRef);
+  resolver.add(Op::HARD_SWISH, makeHardSwishRef);
   return resolver;
 }
 

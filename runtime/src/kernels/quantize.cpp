@@ -1,12 +1,12 @@
-// Reference QUANTIZE kernel: float32 -> int8/int16 (affine quantization) and integer ->
-// integer requantization, with TensorFlow Lite Micro's arithmetic (quantize_common.cc).
+// Reference QUANTIZE kernel: float32 -> int8/int16 (affine quantization) and integer -> integer
+// requantization among int8, int16, int32 and uint8 <-> int8 (hilsim/kernels/quantize.h), the
+// pairs TensorFlow Lite Micro's quantize_common.cc supports.
 
-#include <algorithm>
-#include <cmath>
 #include <cstdint>
-#include <limits>
 #include <string>
 
+#include "elementwise_common.h"
+#include "hilsim/kernels/quantize.h"
 #include "hilsim/rt/kernels/kernel_util.h"
 #include "hilsim/rt/kernels/reference.h"
 #include "hilsim/rt/quant.h"
@@ -14,70 +14,43 @@
 namespace hilsim::rt {
 namespace {
 
-struct QuantizeParams {
-  const Tensor* input = nullptr;
-  Tensor* output = nullptr;
-  size_t count = 0;
-  float output_scale = 0.0f;  // float path
-  int32_t input_zero_point = 0;
-  int32_t output_zero_point = 0;
-  int32_t multiplier = 0;  // requantize path: input scale / output scale
-  int shift = 0;
-};
+// One conversion: the freestanding function with its tensor types erased.
+using QuantizeFn = void (*)(const kernels::AffineQuantizeParams&, const kernels::RequantizeParams&,
+                            const uint8_t* input, uint8_t* output);
 
-using QuantizeFn = void (*)(const QuantizeParams&);
-
-// x86's conversion of an out-of-range float to int32 yields INT32_MIN; TFLite Micro's
-// static_cast compiles to it, so out-of-range inputs behave as on its x86 build.
-inline int32_t toInt32LikeX86(float value) {
-  if (value >= -2147483648.0f && value < 2147483648.0f) return static_cast<int32_t>(value);
-  return std::numeric_limits<int32_t>::min();
+template <typename Out, void (*kFn)(const kernels::AffineQuantizeParams&, const float*, Out*)>
+void runAffine(const kernels::AffineQuantizeParams& p, const kernels::RequantizeParams&,
+               const uint8_t* input, uint8_t* output) {
+  kFn(p, reinterpret_cast<const float*>(input), reinterpret_cast<Out*>(output));
 }
 
-inline int32_t wrappingAdd(int32_t a, int32_t b) {
-  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
+template <typename In, typename Out, void (*kFn)(const kernels::RequantizeParams&, const In*, Out*)>
+void runRequantize(const kernels::AffineQuantizeParams&, const kernels::RequantizeParams& p,
+                   const uint8_t* input, uint8_t* output) {
+  kFn(p, reinterpret_cast<const In*>(input), reinterpret_cast<Out*>(output));
 }
 
-template <typename Out>
-void affineQuantize(const QuantizeParams& p) {
-  constexpr int32_t kMin = std::numeric_limits<Out>::min();
-  constexpr int32_t kMax = std::numeric_limits<Out>::max();
-  const float* input = p.input->as<float>();
-  Out* output = p.output->as<Out>();
-  for (size_t i = 0; i < p.count; ++i) {
-    const int32_t rounded = toInt32LikeX86(std::round(input[i] / p.output_scale));
-    const int32_t value = wrappingAdd(rounded, p.output_zero_point);
-    output[i] = static_cast<Out>(std::clamp(value, kMin, kMax));
-  }
-}
-
-template <typename In, typename Out>
-void requantize(const QuantizeParams& p) {
-  constexpr int32_t kMin = std::numeric_limits<Out>::min();
-  constexpr int32_t kMax = std::numeric_limits<Out>::max();
-  const In* input = p.input->as<In>();
-  Out* output = p.output->as<Out>();
-  for (size_t i = 0; i < p.count; ++i) {
-    const int32_t centered = wrappingAdd(static_cast<int32_t>(input[i]), -p.input_zero_point);
-    const int32_t scaled = multiplyByQuantizedMultiplier(centered, p.multiplier, p.shift);
-    output[i] = static_cast<Out>(std::clamp(wrappingAdd(scaled, p.output_zero_point), kMin, kMax));
-  }
-}
-
-// The requantize function for a pair of integer types, or nullptr if TFLite Micro lacks it.
-QuantizeFn requantizeFor(TensorType in, TensorType out) {
+// The conversion for a pair of types, or nullptr if TFLite Micro lacks it.
+QuantizeFn conversionFor(TensorType in, TensorType out) {
   using T = TensorType;
-  if (in == T::INT8) {
-    if (out == T::INT8) return requantize<int8_t, int8_t>;
-    if (out == T::INT16) return requantize<int8_t, int16_t>;
-    if (out == T::INT32) return requantize<int8_t, int32_t>;
+  namespace k = kernels;
+  if (in == T::FLOAT32) {
+    if (out == T::INT8) return runAffine<int8_t, k::quantizeFloatToInt8>;
+    if (out == T::INT16) return runAffine<int16_t, k::quantizeFloatToInt16>;
+  } else if (in == T::INT8) {
+    if (out == T::INT8) return runRequantize<int8_t, int8_t, k::requantizeInt8ToInt8>;
+    if (out == T::INT16) return runRequantize<int8_t, int16_t, k::requantizeInt8ToInt16>;
+    if (out == T::INT32) return runRequantize<int8_t, int32_t, k::requantizeInt8ToInt32>;
+    if (out == T::UINT8) return runRequantize<int8_t, uint8_t, k::requantizeInt8ToUint8>;
+  } else if (in == T::UINT8) {
+    if (out == T::INT8) return runRequantize<uint8_t, int8_t, k::requantizeUint8ToInt8>;
   } else if (in == T::INT16) {
-    if (out == T::INT8) return requantize<int16_t, int8_t>;
-    if (out == T::INT16) return requantize<int16_t, int16_t>;
-    if (out == T::INT32) return requantize<int16_t, int32_t>;
+    if (out == T::INT8) return runRequantize<int16_t, int8_t, k::requantizeInt16ToInt8>;
+    if (out == T::INT16) return runRequantize<int16_t, int16_t, k::requantizeInt16ToInt16>;
+    if (out == T::INT32) return runRequantize<int16_t, int32_t, k::requantizeInt16ToInt32>;
   } else if (in == T::INT32) {
-    if (out == T::INT8) return requantize<int32_t, int8_t>;
-    if (out == T::INT16) return requantize<int32_t, int16_t>;
+    if (out == T::INT8) return runRequantize<int32_t, int8_t, k::requantizeInt32ToInt8>;
+    if (out == T::INT16) return runRequantize<int32_t, int16_t, k::requantizeInt32ToInt16>;
   }
   return nullptr;
 }
@@ -87,50 +60,45 @@ class QuantizeRef final : public Kernel {
   OpWork prepare(PrepareContext&, Node& node) override {
     expectArity(node, 1, 1);
     const Tensor& in = requiredInput(node, 0, "input");
-    Tensor& out = *node.output(0);
+    const Tensor& out = *node.output(0);
     if (in.elements() != out.elements())
       throw ModelError("input " + describe(in) + " and output " + describe(out) +
                        " have different element counts");
-    expectQuantized(out, "output");
-    if (out.quant.scale.size() != 1)
-      throw ModelError("output must be quantized per tensor, has " +
-                       std::to_string(out.quant.scale.size()) + " scales");
-
-    params_ = {};
-    params_.input = &in;
-    params_.output = &out;
-    params_.count = static_cast<size_t>(in.elements());
-    params_.output_scale = out.quant.scale0();
-    params_.output_zero_point = out.quant.zero_point0();
-    run_ = nullptr;
-    if (in.type == TensorType::FLOAT32) {
-      if (out.type == TensorType::INT8) run_ = affineQuantize<int8_t>;
-      if (out.type == TensorType::INT16) run_ = affineQuantize<int16_t>;
-    } else {
-      run_ = requantizeFor(in.type, out.type);
-      if (run_) {
-        expectQuantized(in, "input");
-        params_.input_zero_point = in.quant.zero_point0();
-        const QuantizedMultiplier qm = quantizeMultiplier(static_cast<double>(in.quant.scale0()) /
-                                                          static_cast<double>(out.quant.scale0()));
-        params_.multiplier = qm.multiplier;
-        params_.shift = qm.shift;
-      }
-    }
+    run_ = conversionFor(in.type, out.type);
     if (!run_)
       throw ModelError("unsupported conversion from " + describe(in) + " to " + describe(out) +
-                       " (supported: float32 -> int8/int16; int8 -> int8/int16/int32; int16 -> "
-                       "int8/int16/int32; int32 -> int8/int16)");
+                       " (supported: float32 -> int8/int16; int8 -> int8/int16/int32/uint8; "
+                       "uint8 -> int8; int16 -> int8/int16/int32; int32 -> int8/int16)");
+    expectPerTensorQuantized(out, "output");
 
+    const auto count = static_cast<int32_t>(in.elements());
+    affine_ = {};
+    requantize_ = {};
+    affine_.count = count;
+    affine_.scale = out.quant.scale0();
+    affine_.zero_point = out.quant.zero_point0();
+    if (in.type != TensorType::FLOAT32) {
+      expectPerTensorQuantized(in, "input");
+      const QuantizedMultiplier qm = quantizeMultiplier(static_cast<double>(in.quant.scale0()) /
+                                                        static_cast<double>(out.quant.scale0()));
+      requantize_.count = count;
+      requantize_.multiplier = qm.multiplier;
+      requantize_.shift = qm.shift;
+      requantize_.input_zero_point = in.quant.zero_point0();
+      requantize_.output_zero_point = out.quant.zero_point0();
+    }
     OpWork work;
-    work.elements = params_.count;
+    work.elements = static_cast<uint64_t>(count);
     return work;
   }
 
-  void invoke(InvokeContext&, Node&) override { run_(params_); }
+  void invoke(InvokeContext&, Node& node) override {
+    run_(affine_, requantize_, node.input(0)->data, node.output(0)->data);
+  }
 
  private:
-  QuantizeParams params_;
+  kernels::AffineQuantizeParams affine_;
+  kernels::RequantizeParams requantize_;
   QuantizeFn run_ = nullptr;
 };
 

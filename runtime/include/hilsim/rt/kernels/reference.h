@@ -19,5 +19,11 @@ std::unique_ptr<Kernel> makeSvdfRef();
 std::unique_ptr<Kernel> makeLogisticRef();
 std::unique_ptr<Kernel> makeTanhRef();
 std::unique_ptr<Kernel> makeUnidirectionalSequenceLstmRef();
+std::unique_ptr<Kernel> makeAddRef();
+std::unique_ptr<Kernel> makeSubRef();
+std::unique_ptr<Kernel> makeMulRef();
+std::unique_ptr<Kernel> makeMaximumRef();
+std::unique_ptr<Kernel> makeMinimumRef();
+std::unique_ptr<Kernel> makeHardSwishRef();
 
 }  // namespace hilsim::rt

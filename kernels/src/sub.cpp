@@ -1,0 +1,47 @@
+#include "hilsim/kernels/sub.h"
+
+namespace hilsim::kernels {
+namespace {
+
+int32_t wrapSub(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) - static_cast<uint32_t>(b));
+}
+
+template <typename T>
+void subQuantized(const QuantizedAddParams& p, const BroadcastLoops& loops, const T* input1,
+                  const T* input2, T* output) {
+  broadcastBinary(loops, input1, input2, output, [&p](T a, T b) {
+    const int32_t scaled1 =
+        scaleAddend(a, p.input1_offset, p.left_shift, p.input1_multiplier, p.input1_shift);
+    const int32_t scaled2 =
+        scaleAddend(b, p.input2_offset, p.left_shift, p.input2_multiplier, p.input2_shift);
+    return static_cast<T>(requantizeAddResult(p, wrapSub(scaled1, scaled2)));
+  });
+}
+
+}  // namespace
+
+void subInt8(const QuantizedAddParams& p, const BroadcastLoops& loops, const int8_t* input1,
+             const int8_t* input2, int8_t* output) {
+  subQuantized(p, loops, input1, input2, output);
+}
+
+void subInt16(const QuantizedAddParams& p, const BroadcastLoops& loops, const int16_t* input1,
+              const int16_t* input2, int16_t* output) {
+  subQuantized(p, loops, input1, input2, output);
+}
+
+void subFloat(const FloatActivation& p, const BroadcastLoops& loops, const float* input1,
+              const float* input2, float* output) {
+  broadcastBinary(loops, input1, input2, output,
+                  [&p](float a, float b) { return clampActivation(a - b, p.act_min, p.act_max); });
+}
+
+void subInt32(const Int32Activation& p, const BroadcastLoops& loops, const int32_t* input1,
+              const int32_t* input2, int32_t* output) {
+  broadcastBinary(loops, input1, input2, output, [&p](int32_t a, int32_t b) {
+    return clampActivation(wrapSub(a, b), p.act_min, p.act_max);
+  });
+}
+
+}  // namespace hilsim::kernels
