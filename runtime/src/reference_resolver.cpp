@@ -15,6 +15,7 @@ OpResolver referenceOpResolver() {
   resolver.add(Op::DEPTHWISE_CONV_2D, makeDepthwiseConv2DRef);
   resolver.add(Op::AVERAGE_POOL_2D, makeAveragePool2DRef);
   resolver.add(Op::SVDF, makeSvdfRef);
+  resolver.add(Op::CONCATENATION, makeConcatenationRef);
   return resolver;
 }
 

@@ -16,5 +16,6 @@ std::unique_ptr<Kernel> makeConv2DRef();
 std::unique_ptr<Kernel> makeDepthwiseConv2DRef();
 std::unique_ptr<Kernel> makeAveragePool2DRef();
 std::unique_ptr<Kernel> makeSvdfRef();
+std::unique_ptr<Kernel> makeConcatenationRef();
 
 }  // namespace hilsim::rt
