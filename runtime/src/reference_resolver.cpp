@@ -16,6 +16,8 @@ OpResolver referenceOpResolver() {
   resolver.add(Op::AVERAGE_POOL_2D, makeAveragePool2DRef);
   resolver.add(Op::SVDF, makeSvdfRef);
   resolver.add(Op::CONCATENATION, makeConcatenationRef);
+  resolver.add(Op::PAD, makePadRef);
+  resolver.add(Op::PADV2, makePadRef);
   return resolver;
 }
 

@@ -17,5 +17,6 @@ std::unique_ptr<Kernel> makeDepthwiseConv2DRef();
 std::unique_ptr<Kernel> makeAveragePool2DRef();
 std::unique_ptr<Kernel> makeSvdfRef();
 std::unique_ptr<Kernel> makeConcatenationRef();
+std::unique_ptr<Kernel> makePadRef();
 
 }  // namespace hilsim::rt
