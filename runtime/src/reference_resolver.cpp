@@ -18,6 +18,7 @@ OpResolver referenceOpResolver() {
   resolver.add(Op::CONCATENATION, makeConcatenationRef);
   resolver.add(Op::PAD, makePadRef);
   resolver.add(Op::PADV2, makePadRef);
+  resolver.add(Op::TRANSPOSE, makeTransposeRef);
   return resolver;
 }
 

@@ -18,5 +18,6 @@ std::unique_ptr<Kernel> makeAveragePool2DRef();
 std::unique_ptr<Kernel> makeSvdfRef();
 std::unique_ptr<Kernel> makeConcatenationRef();
 std::unique_ptr<Kernel> makePadRef();
+std::unique_ptr<Kernel> makeTransposeRef();
 
 }  // namespace hilsim::rt
