@@ -19,6 +19,7 @@ OpResolver referenceOpResolver() {
   resolver.add(Op::PAD, makePadRef);
   resolver.add(Op::PADV2, makePadRef);
   resolver.add(Op::TRANSPOSE, makeTransposeRef);
+  resolver.add(Op::MEAN, makeMeanRef);
   return resolver;
 }
 

@@ -19,5 +19,6 @@ std::unique_ptr<Kernel> makeSvdfRef();
 std::unique_ptr<Kernel> makeConcatenationRef();
 std::unique_ptr<Kernel> makePadRef();
 std::unique_ptr<Kernel> makeTransposeRef();
+std::unique_ptr<Kernel> makeMeanRef();
 
 }  // namespace hilsim::rt
