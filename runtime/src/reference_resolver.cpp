@@ -20,6 +20,7 @@ OpResolver referenceOpResolver() {
   resolver.add(Op::PADV2, makePadRef);
   resolver.add(Op::TRANSPOSE, makeTransposeRef);
   resolver.add(Op::MEAN, makeMeanRef);
+  resolver.add(Op::STRIDED_SLICE, makeStridedSliceRef);
   return resolver;
 }
 

@@ -20,5 +20,6 @@ std::unique_ptr<Kernel> makeConcatenationRef();
 std::unique_ptr<Kernel> makePadRef();
 std::unique_ptr<Kernel> makeTransposeRef();
 std::unique_ptr<Kernel> makeMeanRef();
+std::unique_ptr<Kernel> makeStridedSliceRef();
 
 }  // namespace hilsim::rt
