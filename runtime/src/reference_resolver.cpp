@@ -21,6 +21,7 @@ OpResolver referenceOpResolver() {
   resolver.add(Op::TRANSPOSE, makeTransposeRef);
   resolver.add(Op::MEAN, makeMeanRef);
   resolver.add(Op::STRIDED_SLICE, makeStridedSliceRef);
+  resolver.add(Op::SQUEEZE, makeSqueezeRef);
   return resolver;
 }
 

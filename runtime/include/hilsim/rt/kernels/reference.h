@@ -21,5 +21,6 @@ std::unique_ptr<Kernel> makePadRef();
 std::unique_ptr<Kernel> makeTransposeRef();
 std::unique_ptr<Kernel> makeMeanRef();
 std::unique_ptr<Kernel> makeStridedSliceRef();
+std::unique_ptr<Kernel> makeSqueezeRef();
 
 }  // namespace hilsim::rt
