@@ -22,6 +22,7 @@ OpResolver referenceOpResolver() {
   resolver.add(Op::MEAN, makeMeanRef);
   resolver.add(Op::STRIDED_SLICE, makeStridedSliceRef);
   resolver.add(Op::SQUEEZE, makeSqueezeRef);
+  resolver.add(Op::MAX_POOL_2D, makeMaxPool2DRef);
   return resolver;
 }
 

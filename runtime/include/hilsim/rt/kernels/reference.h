@@ -22,5 +22,6 @@ std::unique_ptr<Kernel> makeTransposeRef();
 std::unique_ptr<Kernel> makeMeanRef();
 std::unique_ptr<Kernel> makeStridedSliceRef();
 std::unique_ptr<Kernel> makeSqueezeRef();
+std::unique_ptr<Kernel> makeMaxPool2DRef();
 
 }  // namespace hilsim::rt
