@@ -51,8 +51,8 @@ void meanInteger(const MeanParams& p, const T* input, int32_t* sums, T* output) 
   }
 }
 
-int floorLog2(uint32_t x) {
-  int log = -1;
+int32_t floorLog2(uint32_t x) {
+  int32_t log = -1;
   while (x != 0) {
     x >>= 1;
     ++log;
@@ -63,9 +63,9 @@ int floorLog2(uint32_t x) {
 }  // namespace
 
 void foldReductionCount(int32_t count, int32_t* multiplier, int32_t* shift) {
-  int s = floorLog2(static_cast<uint32_t>(count));
-  s = std::min(s, 32);
-  s = std::min(s, 31 + *shift);
+  int32_t s = floorLog2(static_cast<uint32_t>(count));
+  s = std::min<int32_t>(s, 32);
+  s = std::min<int32_t>(s, 31 + *shift);
   *multiplier = static_cast<int32_t>((int64_t{*multiplier} << s) / count);
   *shift -= s;
 }
