@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "hilsim/kernels/conv_quant.h"
 #include "hilsim/kernels/conv_window.h"
 #include "hilsim/rt/kernels/fully_connected_common.h"
 #include "hilsim/rt/kernels/kernel_util.h"
@@ -78,7 +79,7 @@ inline WindowGeometry computeWindowGeometry(const Tensor& in, const Tensor& out,
 }
 
 // Bias and requantization of an int8 convolution with per-channel (or broadcast per-tensor)
-// filter scales.
+// filter scales, owned by the runtime kernel; requant() lends them to the freestanding kernels.
 struct ConvQuantParams {
   int32_t input_offset = 0;  // -input zero point
   int32_t output_zero_point = 0;
@@ -88,11 +89,17 @@ struct ConvQuantParams {
   std::vector<int32_t> multipliers;  // one per output channel
   std::vector<int32_t> shifts;
 
-  // The int8 output of channel `c` for its biased accumulator.
-  int8_t output(int32_t acc, size_t c) const {
-    int32_t value = multiplyByQuantizedMultiplier(acc, multipliers[c], shifts[c]);
-    value = wrapAdd(value, output_zero_point);
-    return static_cast<int8_t>(std::clamp(value, act_min, act_max));
+  // A view of these parameters; valid while this object lives and its vectors are unchanged.
+  kernels::ChannelRequant requant() const {
+    kernels::ChannelRequant r;
+    r.input_offset = input_offset;
+    r.output_zero_point = output_zero_point;
+    r.act_min = act_min;
+    r.act_max = act_max;
+    r.bias = bias.data();
+    r.multipliers = multipliers.data();
+    r.shifts = shifts.data();
+    return r;
   }
 };
 
