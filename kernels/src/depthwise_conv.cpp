@@ -27,7 +27,10 @@ inline void accumulateTap(const int8_t* w, const int8_t* x, int32_t offset, int3
 
 void depthwiseConvInt8(const DepthwiseConvParams& p, const int8_t* input, const int8_t* filter,
                        int32_t* acc_scratch, int8_t* output) {
-  const WindowGeometry& g = p.geo;
+  // Local copies: stores through the int8 output may alias anything read through `p`.
+  const WindowGeometry g = p.geo;
+  const ChannelRequant quant = p.quant;
+  const int32_t depth_multiplier = p.depth_multiplier;
   const size_t out_c = size_t(g.out_c);
   // Signed and unsigned views of the same int32 storage may alias.
   uint32_t* acc = reinterpret_cast<uint32_t*>(acc_scratch);
@@ -38,7 +41,7 @@ void depthwiseConvInt8(const DepthwiseConvParams& p, const int8_t* input, const 
       const int32_t y0 = out_y * g.stride_h - g.pad_h;
       for (int32_t out_x = 0; out_x < g.out_w; ++out_x) {
         const int32_t x0 = out_x * g.stride_w - g.pad_w;
-        for (size_t c = 0; c < out_c; ++c) acc[c] = static_cast<uint32_t>(p.quant.bias[c]);
+        for (size_t c = 0; c < out_c; ++c) acc[c] = static_cast<uint32_t>(quant.bias[c]);
         for (int32_t fy = 0; fy < g.filter_h; ++fy) {
           const int32_t in_y = y0 + fy * g.dilation_h;
           if (in_y < 0 || in_y >= g.in_h) continue;
@@ -47,11 +50,11 @@ void depthwiseConvInt8(const DepthwiseConvParams& p, const int8_t* input, const 
             if (in_x < 0 || in_x >= g.in_w) continue;
             accumulateTap(filter + (size_t(fy) * size_t(g.filter_w) + size_t(fx)) * out_c,
                           image + (size_t(in_y) * size_t(g.in_w) + size_t(in_x)) * size_t(g.in_c),
-                          p.quant.input_offset, g.in_c, p.depth_multiplier, acc);
+                          quant.input_offset, g.in_c, depth_multiplier, acc);
           }
         }
         for (size_t c = 0; c < out_c; ++c)
-          *output++ = p.quant.output(static_cast<int32_t>(acc[c]), static_cast<int32_t>(c));
+          *output++ = quant.output(static_cast<int32_t>(acc[c]), static_cast<int32_t>(c));
       }
     }
   }
