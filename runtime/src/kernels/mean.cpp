@@ -2,7 +2,7 @@
 // dimensions reduced over the axes of a constant int32 tensor (negative axes count from the end,
 // repeats are ignored). TensorFlow Lite Micro keeps room for two reduced axes only, so more are
 // rejected here. Integer means are always requantized, also when input and output share their
-// quantization (the snapshot's EvalIntegerMean has no separate path for that case).
+// quantization (TFLite Micro's EvalIntegerMean has no separate path for that case).
 
 #include <cstdint>
 #include <string>
