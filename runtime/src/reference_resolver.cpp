@@ -24,6 +24,14 @@ OpResolver referenceOpResolver() {
   resolver.add(Op::MAXIMUM, makeMaximumRef);
   resolver.add(Op::MINIMUM, makeMinimumRef);
   resolver.add(Op::HARD_SWISH, makeHardSwishRef);
+  resolver.add(Op::CONCATENATION, makeConcatenationRef);
+  resolver.add(Op::PAD, makePadRef);
+  resolver.add(Op::PADV2, makePadRef);
+  resolver.add(Op::TRANSPOSE, makeTransposeRef);
+  resolver.add(Op::MEAN, makeMeanRef);
+  resolver.add(Op::STRIDED_SLICE, makeStridedSliceRef);
+  resolver.add(Op::SQUEEZE, makeSqueezeRef);
+  resolver.add(Op::MAX_POOL_2D, makeMaxPool2DRef);
   return resolver;
 }
 

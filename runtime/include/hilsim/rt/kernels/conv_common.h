@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "hilsim/kernels/conv_quant.h"
+#include "hilsim/kernels/conv_window.h"
 #include "hilsim/rt/kernels/fully_connected_common.h"
 #include "hilsim/rt/kernels/kernel_util.h"
 #include "hilsim/rt/kernels/padding.h"
@@ -17,26 +19,7 @@
 namespace hilsim::rt {
 
 // Sizes of an NHWC window operation; all positive after computeWindowGeometry.
-struct WindowGeometry {
-  int32_t batches = 0;
-  int32_t in_h = 0, in_w = 0, in_c = 0;
-  int32_t filter_h = 0, filter_w = 0;
-  int32_t out_h = 0, out_w = 0, out_c = 0;
-  int32_t stride_h = 1, stride_w = 1;
-  int32_t dilation_h = 1, dilation_w = 1;
-  int32_t pad_h = 0, pad_w = 0;  // padding before the first row / column
-
-  uint64_t outputs() const {
-    return uint64_t(batches) * uint64_t(out_h) * uint64_t(out_w) * uint64_t(out_c);
-  }
-  // Whether every tap of the window of output (out_y, out_x) lies inside the input.
-  bool windowInside(int32_t out_y, int32_t out_x) const {
-    const int32_t y0 = out_y * stride_h - pad_h;
-    const int32_t x0 = out_x * stride_w - pad_w;
-    return y0 >= 0 && x0 >= 0 && y0 + (filter_h - 1) * dilation_h < in_h &&
-           x0 + (filter_w - 1) * dilation_w < in_w;
-  }
-};
+using kernels::WindowGeometry;
 
 // Validates a 4-D NHWC input and output against a filter_h x filter_w window and fills the
 // geometry (output channels are the output's last dimension). Throws ModelError.
@@ -96,7 +79,7 @@ inline WindowGeometry computeWindowGeometry(const Tensor& in, const Tensor& out,
 }
 
 // Bias and requantization of an int8 convolution with per-channel (or broadcast per-tensor)
-// filter scales.
+// filter scales, owned by the runtime kernel; requant() lends them to the freestanding kernels.
 struct ConvQuantParams {
   int32_t input_offset = 0;  // -input zero point
   int32_t output_zero_point = 0;
@@ -106,11 +89,17 @@ struct ConvQuantParams {
   std::vector<int32_t> multipliers;  // one per output channel
   std::vector<int32_t> shifts;
 
-  // The int8 output of channel `c` for its biased accumulator.
-  int8_t output(int32_t acc, size_t c) const {
-    int32_t value = multiplyByQuantizedMultiplier(acc, multipliers[c], shifts[c]);
-    value = wrapAdd(value, output_zero_point);
-    return static_cast<int8_t>(std::clamp(value, act_min, act_max));
+  // A view of these parameters; valid while this object lives and its vectors are unchanged.
+  kernels::ChannelRequant requant() const {
+    kernels::ChannelRequant r;
+    r.input_offset = input_offset;
+    r.output_zero_point = output_zero_point;
+    r.act_min = act_min;
+    r.act_max = act_max;
+    r.bias = bias.data();
+    r.multipliers = multipliers.data();
+    r.shifts = shifts.data();
+    return r;
   }
 };
 

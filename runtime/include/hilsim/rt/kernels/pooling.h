@@ -1,15 +1,11 @@
 #pragma once
-// Integer average of a pooling window as TensorFlow Lite's reference_integer_ops::AveragePool
-// takes it: the sum over the window's taps inside the input, divided by their count, rounded
-// half away from zero (C++ division truncates, so the half is added with the sum's sign).
+// The integer average of a pooling window (hilsim/kernels/pooling.h) under the runtime's
+// namespace.
 
-#include <cstdint>
+#include "hilsim/kernels/pooling.h"
 
 namespace hilsim::rt {
 
-// sum / count rounded half away from zero; count > 0.
-inline int32_t roundedAverage(int32_t sum, int32_t count) {
-  return sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
-}
+using kernels::roundedAverage;
 
 }  // namespace hilsim::rt

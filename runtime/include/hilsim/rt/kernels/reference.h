@@ -25,5 +25,12 @@ std::unique_ptr<Kernel> makeMulRef();
 std::unique_ptr<Kernel> makeMaximumRef();
 std::unique_ptr<Kernel> makeMinimumRef();
 std::unique_ptr<Kernel> makeHardSwishRef();
+std::unique_ptr<Kernel> makeConcatenationRef();
+std::unique_ptr<Kernel> makePadRef();
+std::unique_ptr<Kernel> makeTransposeRef();
+std::unique_ptr<Kernel> makeMeanRef();
+std::unique_ptr<Kernel> makeStridedSliceRef();
+std::unique_ptr<Kernel> makeSqueezeRef();
+std::unique_ptr<Kernel> makeMaxPool2DRef();
 
 }  // namespace hilsim::rt

@@ -1,0 +1,120 @@
+// Reference MAX_POOL_2D kernel (hilsim/kernels/pooling.h): int8, int16 and float32 NHWC tensors,
+// SAME or VALID padding, any stride, fused activation. Quantized input and output must share
+// their scale and zero point, as TensorFlow Lite Micro requires.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+#include "hilsim/kernels/pooling.h"
+#include "hilsim/rt/kernels/conv_common.h"
+#include "hilsim/rt/kernels/reference.h"
+
+namespace hilsim::rt {
+namespace {
+
+// TFLite's CalculateActivationRangeQuantized for an int16 output.
+void int16ActivationRange(tflite::ActivationFunctionType activation, float scale,
+                          int32_t zero_point, int32_t* act_min, int32_t* act_max) {
+  const auto quantize = [&](float value) {
+    return zero_point + static_cast<int32_t>(std::round(value / scale));
+  };
+  *act_min = -32768;
+  *act_max = 32767;
+  switch (activation) {
+    case tflite::ActivationFunctionType::RELU:
+      *act_min = std::max(*act_min, quantize(0.0f));
+      break;
+    case tflite::ActivationFunctionType::RELU6:
+      *act_min = std::max(*act_min, quantize(0.0f));
+      *act_max = std::min(*act_max, quantize(6.0f));
+      break;
+    case tflite::ActivationFunctionType::RELU_N1_TO_1:
+      *act_min = std::max(*act_min, quantize(-1.0f));
+      *act_max = std::min(*act_max, quantize(1.0f));
+      break;
+    default:
+      break;
+  }
+}
+
+class MaxPool2DRef final : public Kernel {
+ public:
+  OpWork prepare(PrepareContext&, Node& node) override {
+    expectArity(node, 1, 1);
+    const Tensor& in = requiredInput(node, 0, "input");
+    const Tensor& out = *node.output(0);
+    const auto* options = node.op_fb->builtin_options_as_Pool2DOptions();
+    if (!options) throw ModelError("missing Pool2DOptions");
+    type_ = in.type;
+    if (type_ != TensorType::INT8 && type_ != TensorType::INT16 && type_ != TensorType::FLOAT32)
+      throw ModelError("unsupported type: input " + describe(in) +
+                       " (int8, int16 and float32 are supported)");
+    if (out.type != type_)
+      throw ModelError("input " + describe(in) + " and output " + describe(out) +
+                       " have different types");
+
+    params_ = {};
+    params_.geo =
+        computeWindowGeometry(in, out, options->filter_height(), options->filter_width(),
+                              options->padding(), options->stride_h(), options->stride_w(), 1, 1);
+    const WindowGeometry& g = params_.geo;
+    if (g.out_c != g.in_c)
+      throw ModelError("output " + describe(out) + " does not have the channels of input " +
+                       describe(in));
+    const auto activation = options->fused_activation_function();
+    if (type_ == TensorType::FLOAT32) {
+      floatActivationRange(activation, &params_.act_min_f, &params_.act_max_f);
+    } else {
+      expectQuantized(in, "input");
+      expectQuantized(out, "output");
+      const double scale_diff = std::abs(static_cast<double>(in.quant.scale0()) -
+                                         static_cast<double>(out.quant.scale0()));
+      if (scale_diff > 1.0e-6 || in.quant.zero_point0() != out.quant.zero_point0())
+        throw ModelError("input and output quantization differ (scales " +
+                         std::to_string(in.quant.scale0()) + " and " +
+                         std::to_string(out.quant.scale0()) + ", zero points " +
+                         std::to_string(in.quant.zero_point0()) + " and " +
+                         std::to_string(out.quant.zero_point0()) + ")");
+      if (type_ == TensorType::INT8)
+        int8ActivationRange(activation, out.quant.scale0(), out.quant.zero_point0(),
+                            &params_.act_min, &params_.act_max);
+      else
+        int16ActivationRange(activation, out.quant.scale0(), out.quant.zero_point0(),
+                             &params_.act_min, &params_.act_max);
+      if (params_.act_min > params_.act_max)
+        throw ModelError("activation range [" + std::to_string(params_.act_min) + ", " +
+                         std::to_string(params_.act_max) + "] is empty (output zero point " +
+                         std::to_string(out.quant.zero_point0()) + ")");
+    }
+
+    OpWork work;
+    work.outputs = g.outputs();
+    work.window_elements = work.outputs * uint64_t(g.filter_h) * uint64_t(g.filter_w);
+    return work;
+  }
+
+  void invoke(InvokeContext&, Node& node) override {
+    const Tensor& in = *node.input(0);
+    Tensor& out = *node.output(0);
+    if (type_ == TensorType::INT8)
+      kernels::maxPoolInt8(params_, in.as<int8_t>(), out.as<int8_t>());
+    else if (type_ == TensorType::INT16)
+      kernels::maxPoolInt16(params_, in.as<int16_t>(), out.as<int16_t>());
+    else
+      kernels::maxPoolFloat32(params_, in.as<float>(), out.as<float>());
+  }
+
+ private:
+  kernels::PoolParams params_;
+  TensorType type_ = TensorType::INT8;
+};
+
+}  // namespace
+
+std::unique_ptr<Kernel> makeMaxPool2DRef() {
+  return std::make_unique<MaxPool2DRef>();
+}
+
+}  // namespace hilsim::rt
