@@ -42,9 +42,15 @@ void HostCpu::main() {
   } catch (...) {
     failure_ = std::current_exception();
   }
-  qk_.sync();
+  sync();
   finished_ = true;
   sc_core::sc_stop();
+}
+
+void HostCpu::sync() {
+  // The CPU is busy until its local time: a long kernel is progress, not a hang.
+  busy_until_ = localTime();
+  qk_.sync();
 }
 
 bool HostCpu::onCpuThread() const {
@@ -76,7 +82,7 @@ void HostCpu::advance(uint64_t cycles, rt::CpuActivity activity) {
   setActivity(activity, localTime());
   qk_.inc(clocks_.cpu * static_cast<double>(cycles));
   setActivity(rt::CpuActivity::kIdle, localTime());
-  if (qk_.need_sync()) qk_.sync();
+  if (qk_.need_sync()) sync();
 }
 
 void HostCpu::registerAccess(tlm::tlm_command command, uint32_t offset, uint32_t* value) {
@@ -107,7 +113,7 @@ void HostCpu::registerAccess(tlm::tlm_command command, uint32_t offset, uint32_t
                             return std::string(buf);
                           }() +
                           " failed; last transaction: " + bus_.lastTransaction().describe());
-  if (qk_.need_sync()) qk_.sync();
+  if (qk_.need_sync()) sync();
 }
 
 uint32_t HostCpu::read32(uint32_t offset) {

@@ -93,6 +93,10 @@ void Platform::watchdog() {
   while (!host_->finished()) {
     wait(period);
     if (host_->finished()) return;
+    if (host_->busyUntil() > sc_core::sc_time_stamp()) {  // computing, not hung
+      last_marker = UINT64_MAX;
+      continue;
+    }
     // Progress: the host CPU did something, or the bus carried something.
     const uint64_t marker = host_->progress() + bus_->bytesMoved() +
                             static_cast<uint64_t>(bus_->lastActivity().value());

@@ -42,6 +42,9 @@ class HostCpu : public sc_core::sc_module,
   const char* waitingFor() const { return waiting_for_; }
   // Counts what the CPU has done (time spent, accesses, wake-ups): the watchdog's progress.
   uint64_t progress() const { return progress_; }
+  // The end of the time the CPU is spending now (a kernel, driver software); the watchdog counts
+  // a CPU busy until later than now as progressing.
+  const sc_core::sc_time& busyUntil() const { return busy_until_; }
   // Marks the layer being run (nullopt between layers) and the invocation in the trace, at the
   // CPU's local time.
   void traceLayer(std::optional<int> layer);
@@ -68,6 +71,8 @@ class HostCpu : public sc_core::sc_module,
 
  private:
   void main();
+  // Lets the kernel's time catch up with the CPU's local time.
+  void sync();
   void registerAccess(tlm::tlm_command command, uint32_t offset, uint32_t* value);
   bool bulk(tlm::tlm_command command, uint64_t device_addr, uint8_t* host, size_t bytes);
   void transferDone(uint32_t port, const timing::Completion& completion) override;
@@ -94,6 +99,7 @@ class HostCpu : public sc_core::sc_module,
   sc_core::sc_time deadline_armed_at_;
   bool deadline_armed_ = false;
   sc_core::sc_process_handle thread_;
+  sc_core::sc_time busy_until_;
   Tracer* tracer_;
   Tracer::Signal sig_state_ = 0, sig_layer_ = 0, sig_invocation_ = 0;
 };
