@@ -120,16 +120,16 @@ std::string gtkwPath(const std::string& vcd_path) {
 
 // One line for the failed accelerator jobs: the first, where it happened, and how many
 // accelerator jobs ran after it.
-std::string summarizeFailures(const std::vector<std::string>& failures,
+std::string summarizeFailures(const std::vector<rt::JobFailure>& failures,
                               const std::vector<rt::LayerRecord>& records) {
-  std::optional<uint32_t> invocation;
+  const rt::JobFailure& first = failures.front();
   size_t later = 0;
+  bool after_first = false;
   for (const rt::LayerRecord& r : records) {
-    if (invocation && r.path == rt::ExecPath::kAccel) ++later;
-    if (!invocation && r.reason.rfind("accelerator job failed", 0) == 0) invocation = r.invocation;
+    if (after_first && r.path == rt::ExecPath::kAccel) ++later;
+    if (r.invocation == first.invocation && r.index == first.op_index) after_first = true;
   }
-  return (invocation ? "invocation " + std::to_string(*invocation) + ", " : std::string()) +
-         failures.front() +
+  return "invocation " + std::to_string(first.invocation) + ", " + first.describe() +
          (failures.size() > 1 ? "; " + std::to_string(failures.size() - 1) + " more jobs failed"
                               : std::string()) +
          "; the failed layer" + (failures.size() > 1 ? "s were" : " was") +
@@ -158,7 +158,7 @@ void runOnSimulatedPlatform(rt::Model& model, const RunSpec& spec, RunResult* re
                             report::LayerCollector& collector) {
   std::unique_ptr<model::Tracer> tracer;
   if (spec.vcd_path) tracer = std::make_unique<model::Tracer>();
-  std::vector<std::string> failures;
+  std::vector<rt::JobFailure> failures;
   runSession(spec.config, spec.mode, tracer.get(), [&](HostSide& side) {
     side.accel.loadMetadataPlans(model);
     TracingProfiler profiler(collector, side.host);
@@ -171,7 +171,7 @@ void runOnSimulatedPlatform(rt::Model& model, const RunSpec& spec, RunResult* re
     runFrames(interp, spec, result);
     result->report.notes = side.accel.notes();
     failures = side.accel.failures();
-    result->report.failures = failures;
+    for (const rt::JobFailure& f : failures) result->report.failures.push_back(f.describe());
     result->report.simulated_cycles = side.host.now();
   });
   if (!failures.empty()) result->failure = summarizeFailures(failures, collector.records());

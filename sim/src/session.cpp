@@ -79,8 +79,7 @@ void runSession(const config::HardwareConfig& config, Mode mode, model::Tracer* 
       throw SimulationError("driver cannot open the accelerator: " + driver.lastError());
     rt::AccelContext accel(driver, config::accelGeometry(config), config::platformTiming(config),
                            config::costModel(config), offloadMode(mode));
-    accel.setFailureContext(
-        [&p] { return "last transaction: " + p.jobFailureTransaction().describe(); });
+    accel.setTransactionDescriber([&p] { return p.jobFailureTransaction().describe(); });
     rt::OpResolver resolver = rt::referenceOpResolver();
     if (mode != Mode::kRef)
       resolver.add(tflite::BuiltinOperator::FULLY_CONNECTED,

@@ -12,12 +12,7 @@ class FullyConnectedRef final : public Kernel {
     params_ = prepareFullyConnected(node);
     return fullyConnectedWork(params_);
   }
-  void invoke(InvokeContext&, Node&) override {
-    if (params_.type == TensorType::FLOAT32)
-      fullyConnectedFloat(params_);
-    else
-      fullyConnectedInt8(params_);
-  }
+  void invoke(InvokeContext&, Node&) override { runFullyConnectedReference(params_); }
   std::optional<GemmShape> gemm() const override { return params_.shape; }
 
  private:
@@ -26,6 +21,8 @@ class FullyConnectedRef final : public Kernel {
 
 }  // namespace
 
-std::unique_ptr<Kernel> makeFullyConnectedRef() { return std::make_unique<FullyConnectedRef>(); }
+std::unique_ptr<Kernel> makeFullyConnectedRef() {
+  return std::make_unique<FullyConnectedRef>();
+}
 
 }  // namespace hilsim::rt

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "hilsim/errors.h"
+#include "hilsim/kernels/fully_connected.h"
 #include "hilsim/rt/quant.h"
 
 namespace hilsim::rt {
@@ -62,7 +63,10 @@ void floatActivationRange(tflite::ActivationFunctionType activation, float* act_
   }
 }
 
-FullyConnectedParams prepareFullyConnected(const Node& node) {
+namespace {
+
+// Tensors and options of the node: input, filter, optional bias, one output.
+FullyConnectedParams readOperands(const Node& node) {
   if (node.inputs.size() < 2 || node.inputs.size() > 3)
     throw ModelError("expects 2 or 3 inputs, has " + std::to_string(node.inputs.size()));
   if (node.outputs.size() != 1)
@@ -73,13 +77,16 @@ FullyConnectedParams prepareFullyConnected(const Node& node) {
   p.bias = node.input(2);
   p.output = node.output(0);
   if (!p.input || !p.filter) throw ModelError("input and filter are required");
-
   if (const auto* options = node.op_fb->builtin_options_as_FullyConnectedOptions()) {
     p.activation = options->fused_activation_function();
     if (options->weights_format() != tflite::FullyConnectedOptionsWeightsFormat::DEFAULT)
       throw ModelError("shuffled weights format is not supported");
   }
+  return p;
+}
 
+// The GEMM view: the input read as rows of k, whatever its rank, against an [n, k] filter.
+void checkShapes(FullyConnectedParams& p) {
   const Tensor& in = *p.input;
   const Tensor& w = *p.filter;
   const Tensor& out = *p.output;
@@ -95,10 +102,11 @@ FullyConnectedParams prepareFullyConnected(const Node& node) {
   if (out.rank() < 1 || out.shape.back() != n || out.elements() != rows * n)
     throw ModelError("output " + describe(out) + " does not match " + std::to_string(rows) +
                      " rows of n=" + std::to_string(n));
-  if (rows > std::numeric_limits<uint32_t>::max())
+  if (rows > std::numeric_limits<int32_t>::max() ||
+      rows * k > std::numeric_limits<int32_t>::max() ||
+      rows * n > std::numeric_limits<int32_t>::max())
     throw ModelError("input " + describe(in) + " has too many rows");
   p.shape = {static_cast<uint32_t>(rows), static_cast<uint32_t>(k), static_cast<uint32_t>(n)};
-
   if (p.bias) {
     if (p.bias->elements() != n)
       throw ModelError("bias " + describe(*p.bias) + " does not have n=" + std::to_string(n) +
@@ -106,19 +114,62 @@ FullyConnectedParams prepareFullyConnected(const Node& node) {
     if (!p.bias->is_constant) throw ModelError("bias must be a constant tensor");
   }
   if (!w.is_constant) throw ModelError("filter must be a constant tensor");
+}
 
-  if (in.type == TensorType::FLOAT32) {
-    if (w.type != TensorType::FLOAT32 || out.type != TensorType::FLOAT32 ||
-        (p.bias && p.bias->type != TensorType::FLOAT32))
-      throw ModelError(
-          "float32 input needs float32 filter, bias and output (hybrid models "
-          "are not supported); filter is " +
-          describe(w) + ", output " + describe(out));
-    p.type = TensorType::FLOAT32;
-    floatActivationRange(p.activation, &p.act_min_f, &p.act_max_f);
-    return p;
+void prepareFloat(FullyConnectedParams& p) {
+  const Tensor& w = *p.filter;
+  const Tensor& out = *p.output;
+  if (w.type != TensorType::FLOAT32 || out.type != TensorType::FLOAT32 ||
+      (p.bias && p.bias->type != TensorType::FLOAT32))
+    throw ModelError(
+        "float32 input needs float32 filter, bias and output (hybrid models "
+        "are not supported); filter is " +
+        describe(w) + ", output " + describe(out));
+  p.type = TensorType::FLOAT32;
+  floatActivationRange(p.activation, &p.act_min_f, &p.act_max_f);
+}
+
+// Per-output multipliers: per-channel when the filter has more than one scale, else one
+// per-tensor multiplier (its scale product taken in float32 first, as TFLite Micro does).
+void quantizeOutputs(FullyConnectedParams& p) {
+  const Tensor& w = *p.filter;
+  const size_t n = p.shape.n;
+  const float in_scale = p.input->quant.scale0();
+  const float out_scale = p.output->quant.scale0();
+  const size_t num_scales = w.quant.scale.size();
+  p.per_channel = num_scales > 1;
+  p.multipliers.resize(n);
+  p.shifts.resize(n);
+  if (p.per_channel) {
+    if (num_scales != n || w.quant.quantized_dimension != 0)
+      throw ModelError("per-channel filter needs " + std::to_string(n) +
+                       " scales along dimension 0, has " + std::to_string(num_scales) +
+                       " along dimension " + std::to_string(w.quant.quantized_dimension));
+    for (size_t o = 0; o < n; ++o) {
+      const double real = static_cast<double>(in_scale) * static_cast<double>(w.quant.scale[o]) /
+                          static_cast<double>(out_scale);
+      const QuantizedMultiplier qm = quantizeMultiplier(real);
+      p.multipliers[o] = qm.multiplier;
+      p.shifts[o] = qm.shift;
+    }
+    return;
   }
+  const double product = static_cast<double>(in_scale * w.quant.scale0());
+  if (p.bias && !p.bias->quant.empty()) {
+    const double bias_scale = p.bias->quant.scale0();
+    if (std::abs(product - bias_scale) / static_cast<double>(out_scale) > 0.02)
+      throw ModelError("bias scale " + std::to_string(bias_scale) +
+                       " does not match input scale x filter scale " + std::to_string(product));
+  }
+  const QuantizedMultiplier qm = quantizeMultiplier(product / static_cast<double>(out_scale));
+  std::fill(p.multipliers.begin(), p.multipliers.end(), qm.multiplier);
+  std::fill(p.shifts.begin(), p.shifts.end(), qm.shift);
+}
 
+void prepareInt8(FullyConnectedParams& p) {
+  const Tensor& in = *p.input;
+  const Tensor& w = *p.filter;
+  const Tensor& out = *p.output;
   if (in.type != TensorType::INT8 || w.type != TensorType::INT8 || out.type != TensorType::INT8)
     throw ModelError("unsupported types: input " + describe(in) + ", filter " + describe(w) +
                      ", output " + describe(out) + " (hilsim supports int8 and float32)");
@@ -128,57 +179,23 @@ FullyConnectedParams prepareFullyConnected(const Node& node) {
     throw ModelError("int8 input, filter and output must be quantized");
   for (int64_t zp : w.quant.zero_point)
     if (zp != 0) throw ModelError("filter zero point must be 0, is " + std::to_string(zp));
-
   p.type = TensorType::INT8;
   p.input_zero_point = in.quant.zero_point0();
   p.output_zero_point = out.quant.zero_point0();
-  const float in_scale = in.quant.scale0();
-  const float out_scale = out.quant.scale0();
-  const size_t num_scales = w.quant.scale.size();
-  p.per_channel = num_scales > 1;
-  p.multipliers.resize(static_cast<size_t>(n));
-  p.shifts.resize(static_cast<size_t>(n));
-  if (p.per_channel) {
-    if (num_scales != static_cast<size_t>(n) || w.quant.quantized_dimension != 0)
-      throw ModelError("per-channel filter needs " + std::to_string(n) +
-                       " scales along dimension 0, has " + std::to_string(num_scales) +
-                       " along dimension " + std::to_string(w.quant.quantized_dimension));
-    for (size_t o = 0; o < static_cast<size_t>(n); ++o) {
-      const double real = static_cast<double>(in_scale) * static_cast<double>(w.quant.scale[o]) /
-                          static_cast<double>(out_scale);
-      const QuantizedMultiplier qm = quantizeMultiplier(real);
-      p.multipliers[o] = qm.multiplier;
-      p.shifts[o] = qm.shift;
-    }
-  } else {
-    const float w_scale = w.quant.scale0();
-    const double product = static_cast<double>(in_scale * w_scale);
-    if (p.bias && !p.bias->quant.empty()) {
-      const double bias_scale = p.bias->quant.scale0();
-      if (std::abs(product - bias_scale) / static_cast<double>(out_scale) > 0.02)
-        throw ModelError("bias scale " + std::to_string(bias_scale) +
-                         " does not match input scale x filter scale " + std::to_string(product));
-    }
-    const QuantizedMultiplier qm = quantizeMultiplier(product / static_cast<double>(out_scale));
-    std::fill(p.multipliers.begin(), p.multipliers.end(), qm.multiplier);
-    std::fill(p.shifts.begin(), p.shifts.end(), qm.shift);
-  }
-  int8ActivationRange(p.activation, out_scale, p.output_zero_point, &p.act_min, &p.act_max);
+  quantizeOutputs(p);
+  int8ActivationRange(p.activation, out.quant.scale0(), p.output_zero_point, &p.act_min,
+                      &p.act_max);
+}
 
-  // Fold the input zero point into the bias: sum_d w*(x - zp) = sum_d w*x - zp * sum_d w.
-  // Exact in int32 (wrapping arithmetic is a ring homomorphism).
-  p.effective_bias.resize(static_cast<size_t>(n));
-  const int8_t* weights = w.as<int8_t>();
-  const int32_t* bias = p.bias ? p.bias->as<int32_t>() : nullptr;
-  for (size_t o = 0; o < static_cast<size_t>(n); ++o) {
-    int32_t row_sum = 0;
-    const int8_t* row = weights + o * static_cast<size_t>(k);
-    for (int64_t d = 0; d < k; ++d) row_sum += row[d];
-    const uint32_t folded =
-        static_cast<uint32_t>(bias ? bias[o] : 0) -
-        static_cast<uint32_t>(p.input_zero_point) * static_cast<uint32_t>(row_sum);
-    p.effective_bias[o] = static_cast<int32_t>(folded);
-  }
+}  // namespace
+
+FullyConnectedParams prepareFullyConnected(const Node& node) {
+  FullyConnectedParams p = readOperands(node);
+  checkShapes(p);
+  if (p.input->type == TensorType::FLOAT32)
+    prepareFloat(p);
+  else
+    prepareInt8(p);
   return p;
 }
 
@@ -192,40 +209,33 @@ OpWork fullyConnectedWork(const FullyConnectedParams& params) {
   return work;
 }
 
-void fullyConnectedInt8(const FullyConnectedParams& p) {
-  const size_t rows = p.shape.rows, k = p.shape.k, n = p.shape.n;
-  const int8_t* input = p.input->as<int8_t>();
-  const int8_t* weights = p.filter->as<int8_t>();
-  int8_t* output = p.output->as<int8_t>();
-  for (size_t b = 0; b < rows; ++b) {
-    const int8_t* x = input + b * k;
-    for (size_t o = 0; o < n; ++o) {
-      const int8_t* row = weights + o * k;
-      uint32_t sum = 0;  // wraps like TFLite Micro's int32 accumulator
-      for (size_t d = 0; d < k; ++d) sum += static_cast<uint32_t>(int32_t{row[d]} * int32_t{x[d]});
-      int32_t acc = wrapAdd(static_cast<int32_t>(sum), p.effective_bias[o]);
-      acc = multiplyByQuantizedMultiplier(acc, p.multipliers[o], p.shifts[o]);
-      acc = wrapAdd(acc, p.output_zero_point);
-      acc = std::clamp(acc, p.act_min, p.act_max);
-      output[b * n + o] = static_cast<int8_t>(acc);
-    }
+void runFullyConnectedReference(const FullyConnectedParams& p) {
+  const auto rows = static_cast<int32_t>(p.shape.rows);
+  const auto k = static_cast<int32_t>(p.shape.k);
+  const auto n = static_cast<int32_t>(p.shape.n);
+  if (p.type == TensorType::FLOAT32) {
+    kernels::FullyConnectedFloatParams f;
+    f.rows = rows;
+    f.k = k;
+    f.n = n;
+    f.act_min = p.act_min_f;
+    f.act_max = p.act_max_f;
+    kernels::fullyConnectedFloat(f, p.input->as<float>(), p.filter->as<float>(),
+                                 p.bias ? p.bias->as<float>() : nullptr, p.output->as<float>());
+    return;
   }
-}
-
-void fullyConnectedFloat(const FullyConnectedParams& p) {
-  const size_t rows = p.shape.rows, k = p.shape.k, n = p.shape.n;
-  const float* input = p.input->as<float>();
-  const float* weights = p.filter->as<float>();
-  const float* bias = p.bias ? p.bias->as<float>() : nullptr;
-  float* output = p.output->as<float>();
-  for (size_t b = 0; b < rows; ++b) {
-    for (size_t o = 0; o < n; ++o) {
-      float total = 0.0f;
-      for (size_t d = 0; d < k; ++d) total += input[b * k + d] * weights[o * k + d];
-      const float bias_value = bias ? bias[o] : 0.0f;
-      output[b * n + o] = std::min(std::max(total + bias_value, p.act_min_f), p.act_max_f);
-    }
-  }
+  kernels::FullyConnectedInt8Params q;
+  q.rows = rows;
+  q.k = k;
+  q.n = n;
+  q.input_offset = -p.input_zero_point;
+  q.output_offset = p.output_zero_point;
+  q.act_min = p.act_min;
+  q.act_max = p.act_max;
+  q.multipliers = p.multipliers.data();
+  q.shifts = p.shifts.data();
+  kernels::fullyConnectedInt8(q, p.input->as<int8_t>(), p.filter->as<int8_t>(),
+                              p.bias ? p.bias->as<int32_t>() : nullptr, p.output->as<int8_t>());
 }
 
 }  // namespace hilsim::rt

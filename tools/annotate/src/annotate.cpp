@@ -7,6 +7,7 @@
 #include "hilsim/errors.h"
 #include "hilsim/rt/interpreter.h"
 #include "hilsim/rt/kernels/fully_connected_common.h"
+#include "hilsim/rt/plan/annotation.h"
 #include "hilsim/rt/plan/plan_codec.h"
 #include "hilsim/rt/plan/predict.h"
 #include "hilsim/schema/tflite_generated.h"
@@ -61,11 +62,6 @@ void removeAnnotations(tflite::ModelT& m, bool refuse_foreign) {
   }
 }
 
-std::string cyclesText(uint64_t accel, uint64_t ref) {
-  return "accel " + std::to_string(accel) + (accel < ref ? " < " : " >= ") + "ref " +
-         std::to_string(ref) + " cycles";
-}
-
 }  // namespace
 
 AnnotateResult annotateModel(const rt::Model& model, const config::HardwareConfig& config,
@@ -110,28 +106,14 @@ AnnotateResult annotateModel(const rt::Model& model, const config::HardwareConfi
     const uint64_t predicted = plan::predictAccelerated(annotated.plan, timing).cycles;
     const uint64_t ref =
         cpu.fullyConnectedCycles(params.shape.rows, params.shape.k, params.shape.n);
+    const plan::OffloadDecision decision = plan::decideByPolicy(policy, predicted, ref);
     plan::Decision& d = annotated.decision;
+    d.offload = decision.offload;
     d.predicted_accel_cycles = predicted;
     d.predicted_ref_cycles = ref;
     d.break_even_macs = plan::breakEvenMacs(params.shape, hw, timing, cpu).value_or(0);
-    switch (policy) {
-      case Policy::kAuto:
-        d.policy = "auto";
-        d.offload = predicted < ref;
-        d.reason = std::string(d.offload ? "offload pays (" : "below break-even (") +
-                   cyclesText(predicted, ref) + ")";
-        break;
-      case Policy::kAll:
-        d.policy = "all";
-        d.offload = true;
-        d.reason = "policy all (" + cyclesText(predicted, ref) + ")";
-        break;
-      case Policy::kNone:
-        d.policy = "none";
-        d.offload = false;
-        d.reason = "policy none (" + cyclesText(predicted, ref) + ")";
-        break;
-    }
+    d.policy = plan::policyName(policy);
+    d.reason = plan::policyReasonText(decision);
     const std::vector<uint8_t> bytes = plan::encodePlan(annotated);
     if (carrier == Carrier::kCustomOptions) {
       ops.at(static_cast<size_t>(node.index))->custom_options = bytes;
@@ -170,45 +152,25 @@ std::vector<AnnotationStatus> readAnnotations(rt::Model& model) {
   const rt::OpResolver resolver = rt::referenceOpResolver();
   rt::Interpreter interp(model, resolver);
   std::vector<AnnotationStatus> status(interp.nodes().size());
-  std::map<int, std::vector<uint8_t>> metadata;
-  std::string metadata_error;
-  if (model.fb().metadata())
-    for (const tflite::Metadata* md : *model.fb().metadata()) {
-      if (!md->name() || md->name()->str() != plan::kMetadataName) continue;
-      const rt::ConstBytes data = model.bufferData(md->buffer());
-      try {
-        for (plan::PlanEntry& e : plan::decodePlanSet(data.data, data.size))
-          if (e.subgraph == 0) metadata[static_cast<int>(e.operator_index)] = std::move(e.plan);
-      } catch (const ModelError& e) {
-        metadata_error = e.what();
-      }
-    }
+  const plan::MetadataPlans metadata = plan::MetadataPlans::readKeepingError(model);
   for (const rt::Node& node : interp.nodes()) {
     AnnotationStatus& s = status[static_cast<size_t>(node.index)];
     // A custom operator's custom_options are its own parameters, never a hilsim plan.
     if (node.op == tflite::BuiltinOperator::CUSTOM) continue;
     const auto* custom = node.op_fb->custom_options();
-    std::vector<uint8_t> bytes;
-    if (custom && custom->size()) {
-      bytes.assign(custom->begin(), custom->end());
-    } else if (metadata.count(node.index)) {
-      bytes = metadata[node.index];
-    } else if (!metadata_error.empty() && node.op == tflite::BuiltinOperator::FULLY_CONNECTED) {
-      s = {true, false, "invalid: " + metadata_error};
-      continue;
-    } else {
-      continue;
-    }
+    const bool carries =
+        (custom && custom->size()) || metadata.find(node.index) ||
+        (!metadata.error().empty() && node.op == tflite::BuiltinOperator::FULLY_CONNECTED);
+    if (!carries) continue;
     s.present = true;
     try {
       if (node.op != tflite::BuiltinOperator::FULLY_CONNECTED)
         throw ModelError("a plan on a " + std::string(rt::opName(node.op)) + " operator");
-      const plan::AnnotatedPlan a = plan::decodePlan(bytes.data(), bytes.size());
       const rt::FullyConnectedParams params = rt::prepareFullyConnected(node);
-      const std::string problem = plan::validatePlan(a.plan, params.shape);
-      if (!problem.empty()) throw ModelError(problem);
+      const std::optional<plan::AnnotatedPlan> a =
+          plan::findAnnotation(node, metadata, params.shape);
       s.valid = true;
-      s.text = plan::describePlan(a);
+      s.text = plan::describePlan(*a);
     } catch (const ModelError& e) {
       s.text = std::string("invalid: ") + e.what();
     }

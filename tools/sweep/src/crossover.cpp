@@ -13,6 +13,7 @@
 #include "hilsim/report/csv.h"
 #include "hilsim/report/report.h"
 #include "hilsim/rt/interpreter.h"
+#include "hilsim/rt/plan/predict.h"
 #include "hilsim/sim/session.h"
 
 namespace hilsim::sweep {

@@ -13,6 +13,21 @@ namespace hilsim::rt {
 enum class ExecPath : uint8_t { kRef, kAccel };
 const char* pathName(ExecPath path);
 
+// Why a layer took its path (plan/decision.h makes the text).
+enum class PathReason : uint8_t {
+  kReferenceKernel,  // an operator only the CPU runs
+  kFloatLayer,       // float32: the accelerator computes int8
+  kDoesNotFit,       // no plan fits the hardware
+  kModeAccel,        // `--mode accel` offloads every layer that fits
+  kModeCompare,      // `--mode compare` runs both paths
+  kOffloadPays,      // predicted accelerated cycles below the reference kernel's
+  kBelowBreakEven,   // predicted accelerated cycles at or above the reference kernel's
+  kPolicyAll,        // annotated with `--policy all`
+  kPolicyNone,       // annotated with `--policy none`
+  kAnnotated,        // `--mode auto` follows the annotation's decision
+  kJobFailed,        // the accelerator job failed; the layer was computed on the CPU
+};
+
 // GEMM view of a FULLY_CONNECTED layer: [rows, k] x [n, k]^T.
 struct GemmShape {
   uint32_t rows = 0;
@@ -53,7 +68,8 @@ struct LayerRecord {
   std::vector<Shape> output_shapes;
   uint64_t macs = 0;
   ExecPath path = ExecPath::kRef;
-  std::string reason;
+  PathReason reason_code = PathReason::kReferenceKernel;
+  std::string reason;  // the report's text for reason_code
   uint64_t start_cycle = 0;
   uint64_t cycles = 0;
   // Set by a kernel that also ran the other path (compare mode): the cycles of the path taken.

@@ -26,7 +26,6 @@ struct FullyConnectedParams {
   bool per_channel = false;
   std::vector<int32_t> multipliers;  // one per output feature (per-tensor: all equal)
   std::vector<int32_t> shifts;
-  std::vector<int32_t> effective_bias;  // bias[o] - input_zp * sum_d w[o][d], one per feature
 
   // float32 path
   float act_min_f = 0.0f;
@@ -39,13 +38,12 @@ FullyConnectedParams prepareFullyConnected(const Node& node);
 // CPU work of one invocation, for the cost model.
 OpWork fullyConnectedWork(const FullyConnectedParams& params);
 
-// Reference arithmetic (TensorFlow Lite Micro's), reading tensors through `params`.
-void fullyConnectedInt8(const FullyConnectedParams& params);
-void fullyConnectedFloat(const FullyConnectedParams& params);
+// The reference kernel (hilsim/kernels/fully_connected.h) on the layer's tensors.
+void runFullyConnectedReference(const FullyConnectedParams& params);
 
 // Output range of a fused activation on an int8 tensor with the given quantization.
-void int8ActivationRange(tflite::ActivationFunctionType activation, float scale,
-                         int32_t zero_point, int32_t* act_min, int32_t* act_max);
+void int8ActivationRange(tflite::ActivationFunctionType activation, float scale, int32_t zero_point,
+                         int32_t* act_min, int32_t* act_max);
 void floatActivationRange(tflite::ActivationFunctionType activation, float* act_min,
                           float* act_max);
 

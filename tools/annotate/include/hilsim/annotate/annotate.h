@@ -9,11 +9,12 @@
 
 #include "hilsim/config/hardware_config.h"
 #include "hilsim/rt/model.h"
+#include "hilsim/rt/plan/decision.h"
 
 namespace hilsim::annotate {
 
 enum class Carrier { kCustomOptions, kMetadata };
-enum class Policy { kAuto, kAll, kNone };
+using rt::plan::Policy;
 
 struct LayerAnnotation {
   int op_index = -1;

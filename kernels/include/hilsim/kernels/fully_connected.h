@@ -1,0 +1,39 @@
+#pragma once
+// FULLY_CONNECTED, TensorFlow Lite Micro's reference arithmetic (reference/fully_connected.h and
+// integer_ops/fully_connected.h): int8 with an int32 accumulator, bias, per-output requantization
+// (per-tensor layers repeat one multiplier), output offset and clamp; float32 as a sequential sum.
+// The input is a flat [rows, k] array, the filter [n, k] row major.
+
+#include <cstdint>
+
+namespace hilsim::kernels {
+
+struct FullyConnectedInt8Params {
+  int32_t rows = 0;
+  int32_t k = 0;
+  int32_t n = 0;
+  int32_t input_offset = 0;   // minus the input zero point
+  int32_t output_offset = 0;  // the output zero point
+  int32_t act_min = -128;
+  int32_t act_max = 127;
+  const int32_t* multipliers = nullptr;  // n
+  const int32_t* shifts = nullptr;       // n
+};
+
+// `bias` may be null (no bias).
+void fullyConnectedInt8(const FullyConnectedInt8Params& p, const int8_t* input,
+                        const int8_t* filter, const int32_t* bias, int8_t* output);
+
+struct FullyConnectedFloatParams {
+  int32_t rows = 0;
+  int32_t k = 0;
+  int32_t n = 0;
+  float act_min = 0.0f;
+  float act_max = 0.0f;
+};
+
+// `bias` may be null (no bias).
+void fullyConnectedFloat(const FullyConnectedFloatParams& p, const float* input,
+                         const float* filter, const float* bias, float* output);
+
+}  // namespace hilsim::kernels

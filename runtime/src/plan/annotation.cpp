@@ -1,0 +1,57 @@
+#include "hilsim/rt/plan/annotation.h"
+
+#include "hilsim/errors.h"
+
+namespace hilsim::rt::plan {
+
+MetadataPlans MetadataPlans::read(const Model& model) {
+  MetadataPlans out = readKeepingError(model);
+  if (!out.error_.empty()) throw ModelError(out.error_);
+  return out;
+}
+
+MetadataPlans MetadataPlans::readKeepingError(const Model& model) {
+  MetadataPlans out;
+  const tflite::Model& m = model.fb();
+  if (!m.metadata()) return out;
+  for (const tflite::Metadata* md : *m.metadata()) {
+    if (!md->name() || md->name()->str() != kMetadataName) continue;
+    const ConstBytes data = model.bufferData(md->buffer());
+    try {
+      for (PlanEntry& e : decodePlanSet(data.data, data.size))
+        if (e.subgraph == 0) out.plans_[static_cast<int>(e.operator_index)] = std::move(e.plan);
+    } catch (const ModelError& e) {
+      out.plans_.clear();
+      out.error_ = e.what();
+    }
+  }
+  return out;
+}
+
+const std::vector<uint8_t>* MetadataPlans::find(int index) const {
+  const auto it = plans_.find(index);
+  return it == plans_.end() ? nullptr : &it->second;
+}
+
+std::optional<AnnotatedPlan> findAnnotation(const Node& node, const MetadataPlans& metadata,
+                                            const GemmShape& shape) {
+  std::optional<AnnotatedPlan> annotated;
+  const auto* custom = node.op_fb->custom_options();
+  if (custom && custom->size() > 0) {
+    if (!hasPlanIdentifier(custom->data(), custom->size()))
+      throw ModelError("custom_options (" + std::to_string(custom->size()) +
+                       " bytes) are not a hilsim chunk plan");
+    annotated = decodePlan(custom->data(), custom->size());
+  } else if (const std::vector<uint8_t>* md = metadata.find(node.index)) {
+    annotated = decodePlan(md->data(), md->size());
+  } else if (!metadata.error().empty()) {
+    throw ModelError(metadata.error());
+  }
+  if (annotated) {
+    const std::string problem = validatePlan(annotated->plan, shape);
+    if (!problem.empty()) throw ModelError("chunk plan is inconsistent: " + problem);
+  }
+  return annotated;
+}
+
+}  // namespace hilsim::rt::plan
