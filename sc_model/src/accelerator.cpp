@@ -6,29 +6,31 @@ namespace hilsim::model {
 
 namespace regs = drv::regs;
 
-Accelerator::Accelerator(sc_core::sc_module_name name, const config::HardwareConfig& config,
+Accelerator::Accelerator(sc_core::sc_module_name name, const AccelParams& params,
                          const Clocks& clocks, Bus& bus, Tracer* tracer, uint64_t mem_base,
                          uint64_t mem_size)
     : sc_module(name),
       reg_socket("reg_socket"),
       irq("irq"),
-      config_(config),
+      params_(params),
       clocks_(clocks),
-      access_delay_(clocks.accel * static_cast<double>(config.accel.reg_access_cycles)),
-      irq_latency_(clocks.accel * static_cast<double>(config.accel.irq_latency_cycles)),
+      access_delay_(clocks.accel * static_cast<double>(params.reg_access_cycles)),
+      irq_latency_(clocks.accel * static_cast<double>(params.irq_latency_cycles)),
       mem_base_(mem_base),
       mem_size_(mem_size),
       tracer_(tracer) {
   reg_socket.register_b_transport(this, &Accelerator::b_transport);
   reg_socket.register_transport_dbg(this, &Accelerator::transport_dbg);
   if (tracer_) sig_irq_ = tracer_->add("", "irq", 1);
-  dma_ = std::make_unique<DmaEngine>("dma", config, clocks, bus, tracer);
-  for (uint32_t c = 0; c < config.accel.num_cores; ++c) {
+  dma_ = std::make_unique<DmaEngine>("dma", params.dma, clocks, bus, tracer);
+  for (uint32_t c = 0; c < params.num_cores; ++c) {
     srams_.push_back(std::make_unique<Memory>(("sram" + std::to_string(c)).c_str(),
-                                              config.accel.core.sram_bytes, sc_core::SC_ZERO_TIME));
-    cores_.push_back(std::make_unique<MatmulCore>(("core" + std::to_string(c)).c_str(), c, config,
-                                                  clocks, *dma_, *srams_.back(), *this, tracer));
+                                              params.sram_bytes, sc_core::SC_ZERO_TIME));
+    cores_.push_back(std::make_unique<MatmulCore>(("core" + std::to_string(c)).c_str(), c,
+                                                  params.core, clocks, *dma_, *srams_.back(), *this,
+                                                  tracer));
   }
+  resetRegisters();
   SC_HAS_PROCESS(Accelerator);
   SC_METHOD(driveIrq);
   sensitive << irq_updates_;
@@ -37,82 +39,122 @@ Accelerator::Accelerator(sc_core::sc_module_name name, const config::HardwareCon
 
 Accelerator::~Accelerator() = default;
 
-bool Accelerator::readRegister(uint32_t offset, uint32_t* value) const {
-  const auto& a = config_.accel;
+void Accelerator::resetRegisters() {
+  for (const regs::Register& r : regs::kRegisters)
+    if (r.offset == regs::IRQ_MASK) irq_mask_ = r.reset;
+  irq_status_ = 0;
+  job_table_ = 0;
+  core_mask_ = 0;
+  job_count_ = 0;
+}
+
+uint32_t Accelerator::readRegister(uint32_t offset) const {
   const uint32_t num_cores = static_cast<uint32_t>(cores_.size());
-  if (offset >= regs::CORE_BANK_BASE &&
-      offset < regs::CORE_BANK_BASE + num_cores * regs::CORE_BANK_STRIDE) {
-    const uint32_t core = (offset - regs::CORE_BANK_BASE) / regs::CORE_BANK_STRIDE;
-    const CoreResult& r = cores_[core]->result();
+  if (offset >= regs::CORE_BANK_BASE) {
+    const CoreResult& r =
+        cores_[(offset - regs::CORE_BANK_BASE) / regs::CORE_BANK_STRIDE]->result();
     switch ((offset - regs::CORE_BANK_BASE) % regs::CORE_BANK_STRIDE) {
       case regs::CORE_STATUS:
-        *value = (r.busy ? regs::CORE_BUSY : 0) | (r.error ? regs::CORE_ERROR : 0) |
-                 static_cast<uint32_t>(r.error_code) << regs::STATUS_ERROR_CODE_SHIFT;
-        return true;
-      case regs::CORE_BUSY_CYCLES: *value = r.counters.busy_cycles; return true;
-      case regs::CORE_STARTUP_CYCLES: *value = r.counters.startup_cycles; return true;
-      case regs::CORE_COMPUTE_CYCLES: *value = r.counters.compute_cycles; return true;
-      case regs::CORE_LOAD_WAIT_CYCLES: *value = r.counters.load_wait_cycles; return true;
-      case regs::CORE_STORE_WAIT_CYCLES: *value = r.counters.store_wait_cycles; return true;
-      case regs::CORE_TILES: *value = r.counters.tiles; return true;
-      case regs::CORE_STALL_CYCLES: *value = r.counters.stall_cycles; return true;
-      default: return false;
+        return (r.busy ? regs::CORE_BUSY : 0) | (r.error ? regs::CORE_ERROR : 0) |
+               static_cast<uint32_t>(r.error_code) << regs::STATUS_ERROR_CODE_SHIFT;
+      case regs::CORE_BUSY_CYCLES:
+        return r.counters.busy_cycles;
+      case regs::CORE_STARTUP_CYCLES:
+        return r.counters.startup_cycles;
+      case regs::CORE_COMPUTE_CYCLES:
+        return r.counters.compute_cycles;
+      case regs::CORE_LOAD_WAIT_CYCLES:
+        return r.counters.load_wait_cycles;
+      case regs::CORE_STORE_WAIT_CYCLES:
+        return r.counters.store_wait_cycles;
+      case regs::CORE_TILES:
+        return r.counters.tiles;
+      case regs::CORE_STALL_CYCLES:
+        return r.counters.stall_cycles;
+      default:
+        return 0;
     }
   }
   switch (offset) {
-    case regs::ID: *value = regs::kMagic; return true;
-    case regs::VERSION: *value = regs::kVersion; return true;
+    case regs::ID:
+      return regs::kMagic;
+    case regs::VERSION:
+      return regs::kVersion;
     case regs::CONFIG:
-      *value = (a.num_cores & regs::CONFIG_CORES_MASK) << regs::CONFIG_CORES_SHIFT |
-               (a.dma.channels & regs::CONFIG_CHANNELS_MASK) << regs::CONFIG_CHANNELS_SHIFT |
-               static_cast<uint32_t>(a.core.dataflow) << regs::CONFIG_DATAFLOW_SHIFT |
-               (a.core.double_buffer ? regs::CONFIG_DOUBLE_BUFFER : 0);
-      return true;
-    case regs::ARRAY: *value = a.core.array_rows | a.core.array_cols << 16; return true;
-    case regs::SRAM_BYTES_LO: *value = static_cast<uint32_t>(a.core.sram_bytes); return true;
-    case regs::SRAM_BYTES_HI: *value = static_cast<uint32_t>(a.core.sram_bytes >> 32); return true;
-    case regs::MEM_BASE_LO: *value = static_cast<uint32_t>(mem_base_); return true;
-    case regs::MEM_BASE_HI: *value = static_cast<uint32_t>(mem_base_ >> 32); return true;
-    case regs::MEM_SIZE_LO: *value = static_cast<uint32_t>(mem_size_); return true;
-    case regs::MEM_SIZE_HI: *value = static_cast<uint32_t>(mem_size_ >> 32); return true;
+      return (num_cores & regs::CONFIG_CORES_MASK) << regs::CONFIG_CORES_SHIFT |
+             (params_.dma.channels & regs::CONFIG_CHANNELS_MASK) << regs::CONFIG_CHANNELS_SHIFT |
+             static_cast<uint32_t>(params_.core.dataflow) << regs::CONFIG_DATAFLOW_SHIFT |
+             (params_.core.double_buffer ? regs::CONFIG_DOUBLE_BUFFER : 0);
+    case regs::ARRAY:
+      return params_.core.array.rows | params_.core.array.cols << 16;
+    case regs::SRAM_BYTES_LO:
+      return static_cast<uint32_t>(params_.sram_bytes);
+    case regs::SRAM_BYTES_HI:
+      return static_cast<uint32_t>(params_.sram_bytes >> 32);
+    case regs::MEM_BASE_LO:
+      return static_cast<uint32_t>(mem_base_);
+    case regs::MEM_BASE_HI:
+      return static_cast<uint32_t>(mem_base_ >> 32);
+    case regs::MEM_SIZE_LO:
+      return static_cast<uint32_t>(mem_size_);
+    case regs::MEM_SIZE_HI:
+      return static_cast<uint32_t>(mem_size_ >> 32);
     case regs::STATUS:
-      *value = (busy_ ? regs::STATUS_BUSY : 0) | (done_ ? regs::STATUS_DONE : 0) |
-               (error_ ? regs::STATUS_ERROR : 0) |
-               static_cast<uint32_t>(error_code_) << regs::STATUS_ERROR_CODE_SHIFT |
-               (error_core_ & regs::STATUS_ERROR_CORE_MASK) << regs::STATUS_ERROR_CORE_SHIFT;
-      return true;
-    case regs::IRQ_STATUS: *value = irq_status_; return true;
-    case regs::IRQ_MASK: *value = irq_mask_; return true;
-    case regs::JOB_TABLE_LO: *value = static_cast<uint32_t>(job_table_); return true;
-    case regs::JOB_TABLE_HI: *value = static_cast<uint32_t>(job_table_ >> 32); return true;
-    case regs::CORE_MASK_LO: *value = static_cast<uint32_t>(core_mask_); return true;
-    case regs::CORE_MASK_HI: *value = static_cast<uint32_t>(core_mask_ >> 32); return true;
-    case regs::JOB_COUNT: *value = job_count_; return true;
-    case regs::ERROR_ADDR_LO: *value = static_cast<uint32_t>(error_addr_); return true;
-    case regs::ERROR_ADDR_HI: *value = static_cast<uint32_t>(error_addr_ >> 32); return true;
-    default: return false;  // CTRL is write-only
+      return (busy_ ? regs::STATUS_BUSY : 0) | (done_ ? regs::STATUS_DONE : 0) |
+             (error_ ? regs::STATUS_ERROR : 0) |
+             static_cast<uint32_t>(error_code_) << regs::STATUS_ERROR_CODE_SHIFT |
+             (error_core_ & regs::STATUS_ERROR_CORE_MASK) << regs::STATUS_ERROR_CORE_SHIFT;
+    case regs::IRQ_STATUS:
+      return irq_status_;
+    case regs::IRQ_MASK:
+      return irq_mask_;
+    case regs::JOB_TABLE_LO:
+      return static_cast<uint32_t>(job_table_);
+    case regs::JOB_TABLE_HI:
+      return static_cast<uint32_t>(job_table_ >> 32);
+    case regs::CORE_MASK_LO:
+      return static_cast<uint32_t>(core_mask_);
+    case regs::CORE_MASK_HI:
+      return static_cast<uint32_t>(core_mask_ >> 32);
+    case regs::JOB_COUNT:
+      return job_count_;
+    case regs::ERROR_ADDR_LO:
+      return static_cast<uint32_t>(error_addr_);
+    case regs::ERROR_ADDR_HI:
+      return static_cast<uint32_t>(error_addr_ >> 32);
+    default:
+      return 0;
   }
 }
 
-bool Accelerator::writeRegister(uint32_t offset, uint32_t value, const sc_core::sc_time& delay) {
+void Accelerator::writeRegister(uint32_t offset, uint32_t value, const sc_core::sc_time& delay) {
   switch (offset) {
     case regs::CTRL:
       if (value & regs::CTRL_SOFT_RESET) softReset(delay);
       if (value & regs::CTRL_START) startJob(delay);
-      return true;
-    case regs::IRQ_STATUS:
+      return;
+    case regs::IRQ_STATUS:  // write one to clear
       irq_status_ &= ~value;
       updateIrq(delay);
-      return true;
+      return;
     case regs::IRQ_MASK:
       irq_mask_ = value & (regs::IRQ_DONE | regs::IRQ_ERROR);
       updateIrq(delay);
-      return true;
-    case regs::JOB_TABLE_LO: job_table_ = (job_table_ & ~0xFFFF'FFFFull) | value; return true;
-    case regs::JOB_TABLE_HI: job_table_ = (job_table_ & 0xFFFF'FFFFull) | uint64_t{value} << 32; return true;
-    case regs::CORE_MASK_LO: core_mask_ = (core_mask_ & ~0xFFFF'FFFFull) | value; return true;
-    case regs::CORE_MASK_HI: core_mask_ = (core_mask_ & 0xFFFF'FFFFull) | uint64_t{value} << 32; return true;
-    default: return false;  // read-only or not a register
+      return;
+    case regs::JOB_TABLE_LO:
+      job_table_ = (job_table_ & ~0xFFFF'FFFFull) | value;
+      return;
+    case regs::JOB_TABLE_HI:
+      job_table_ = (job_table_ & 0xFFFF'FFFFull) | uint64_t{value} << 32;
+      return;
+    case regs::CORE_MASK_LO:
+      core_mask_ = (core_mask_ & ~0xFFFF'FFFFull) | value;
+      return;
+    case regs::CORE_MASK_HI:
+      core_mask_ = (core_mask_ & 0xFFFF'FFFFull) | uint64_t{value} << 32;
+      return;
+    default:
+      return;
   }
 }
 
@@ -124,16 +166,22 @@ void Accelerator::b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time&
     return;
   }
   delay += access_delay_;
-  uint32_t value = 0;
-  bool ok = false;
-  if (trans.is_read()) {
-    ok = readRegister(static_cast<uint32_t>(offset), &value);
-    std::memcpy(trans.get_data_ptr(), &value, 4);
-  } else if (trans.is_write()) {
-    std::memcpy(&value, trans.get_data_ptr(), 4);
-    ok = writeRegister(static_cast<uint32_t>(offset), value, delay);
+  const regs::Register* reg =
+      regs::findRegister(static_cast<uint32_t>(offset), static_cast<uint32_t>(cores_.size()));
+  if (!reg || (trans.is_read() && !regs::readable(*reg)) ||
+      (trans.is_write() && !regs::writable(*reg)) || (!trans.is_read() && !trans.is_write())) {
+    trans.set_response_status(tlm::TLM_COMMAND_ERROR_RESPONSE);
+    return;
   }
-  trans.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_COMMAND_ERROR_RESPONSE);
+  uint32_t value = 0;
+  if (trans.is_read()) {
+    value = readRegister(static_cast<uint32_t>(offset));
+    std::memcpy(trans.get_data_ptr(), &value, 4);
+  } else {
+    std::memcpy(&value, trans.get_data_ptr(), 4);
+    writeRegister(static_cast<uint32_t>(offset), value, delay);
+  }
+  trans.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 
 unsigned int Accelerator::transport_dbg(tlm::tlm_generic_payload& trans) {
@@ -143,9 +191,11 @@ unsigned int Accelerator::transport_dbg(tlm::tlm_generic_payload& trans) {
   if (!trans.is_read() || len == 0 || len % 4 != 0 || offset % 4 != 0 ||
       offset + len > regs::kBlockBytes)
     return 0;
+  const uint32_t num_cores = static_cast<uint32_t>(cores_.size());
   for (unsigned int i = 0; i < len; i += 4) {
-    uint32_t value = 0;
-    if (!readRegister(static_cast<uint32_t>(offset + i), &value)) return i;
+    const regs::Register* reg = regs::findRegister(static_cast<uint32_t>(offset + i), num_cores);
+    if (!reg || !regs::readable(*reg)) return i;
+    const uint32_t value = readRegister(static_cast<uint32_t>(offset + i));
     std::memcpy(trans.get_data_ptr() + i, &value, 4);
   }
   return len;
@@ -216,7 +266,9 @@ void Accelerator::coreDone(uint32_t core) {
   updateIrq(irq_latency_);
 }
 
-void Accelerator::updateIrq(const sc_core::sc_time& delay) { irq_updates_.notify(delay); }
+void Accelerator::updateIrq(const sc_core::sc_time& delay) {
+  irq_updates_.notify(delay);
+}
 
 void Accelerator::driveIrq() {
   const bool level = (irq_status_ & irq_mask_) != 0 && !irq_suppressed_;

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "hilsim/model/bulk_transfer.h"
+#include "hilsim/timing/link_timing.h"
 
 namespace hilsim::model {
 
@@ -21,30 +22,19 @@ std::string TransactionRecord::describe() const {
   return buf;
 }
 
-namespace {
-
-timing::BusParams busParams(const config::HardwareConfig& c, uint32_t ports) {
-  timing::BusParams p;
-  p.arbitration = c.bus.arbitration == config::Arbitration::kFixed ? timing::Arbitration::kFixed
-                                                                   : timing::Arbitration::kRoundRobin;
-  p.bytes_per_cycle = std::min(c.bus.width_bytes, c.memory.bytes_per_cycle);
-  p.burst_bytes = c.accel.dma.max_burst_bytes;
-  p.ports = ports;
-  return p;
-}
-
-}  // namespace
-
-Bus::Bus(sc_core::sc_module_name name, const config::HardwareConfig& config, const Clocks& clocks,
-         uint32_t ports, Tracer* tracer)
+Bus::Bus(sc_core::sc_module_name name, const BusModelParams& params, const Clocks& clocks,
+         Tracer* tracer)
     : sc_module(name),
       target_socket("target_socket"),
       initiator_socket("initiator_socket"),
       clocks_(clocks),
-      width_bytes_(config.bus.width_bytes),
-      latency_cycles_(config.bus.latency_cycles),
-      scheduler_(busParams(config, ports)),
-      clients_(ports, nullptr),
+      timing_(params.timing),
+      scheduler_([&params] {
+        timing::BusParams p = params.timing.arbitration;
+        p.ports = params.ports;
+        return p;
+      }()),
+      clients_(params.ports, nullptr),
       tracer_(tracer) {
   target_socket.register_b_transport(this, &Bus::b_transport);
   target_socket.register_transport_dbg(this, &Bus::transport_dbg);
@@ -68,14 +58,18 @@ TransactionRecord Bus::named(TransactionRecord record) const {
   return record;
 }
 
-TransactionRecord Bus::lastTransaction() const { return named(last_); }
+TransactionRecord Bus::lastTransaction() const {
+  return named(last_);
+}
 
 TransactionRecord Bus::lastTransactionFrom(int id) const {
   if (id < 0 || static_cast<size_t>(id) >= last_by_initiator_.size()) return {};
   return named(last_by_initiator_[static_cast<size_t>(id)]);
 }
 
-TransactionRecord Bus::lastErrorTransaction() const { return named(last_error_); }
+TransactionRecord Bus::lastErrorTransaction() const {
+  return named(last_error_);
+}
 
 void Bus::map(uint32_t target, uint64_t base, uint64_t size, const std::string& name) {
   ranges_.push_back({base, size, target, name});
@@ -116,9 +110,10 @@ void Bus::b_transport(int id, tlm::tlm_generic_payload& trans, sc_core::sc_time&
     trans.set_address(address - range->base);
     initiator_socket[range->target]->b_transport(trans, delay);
     trans.set_address(address);
-    // The data phase of single accesses; bulk data phases come from the arbiter.
-    const uint64_t data_cycles = bulk ? 0 : (length + width_bytes_ - 1) / width_bytes_;
-    delay += clocks_.bus * static_cast<double>(latency_cycles_ + data_cycles);
+    // Single accesses carry their data phase; bulk data phases come from the arbiter.
+    const uint64_t cycles =
+        bulk ? timing_.latency_cycles : timing::singleAccessBusCycles(timing_, length);
+    delay += clocks_.bus * static_cast<double>(cycles);
     if (bulk && trans.is_response_ok()) bytes_moved_ += length;
   }
   last_.response = trans.get_response_status();
@@ -173,9 +168,8 @@ void Bus::invalidate_direct_mem_ptr(int id, sc_dt::uint64 start, sc_dt::uint64 e
 void Bus::requestTransfer(uint32_t port, uint64_t bytes, const sc_core::sc_time& eligible,
                           BusClient* client) {
   clients_.at(port) = client;
-  const uint64_t eligible_cycle =
-      nextEdge(std::max(eligible, sc_core::sc_time_stamp()), clocks_.bus).value() /
-      clocks_.bus.value();
+  const uint64_t eligible_cycle = timing::eligibleBusCycle(
+      eligible.value(), sc_core::sc_time_stamp().value(), clocks_.bus.value());
   if (in_arbitrate_) {
     pending_.push_back({port, bytes, eligible_cycle});
     return;

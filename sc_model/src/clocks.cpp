@@ -1,19 +1,9 @@
 #include "hilsim/model/clocks.h"
 
-#include <cmath>
-
 namespace hilsim::model {
-namespace {
-
-sc_core::sc_time periodOf(double mhz) {
-  return sc_core::sc_time(std::round(1e6 / mhz), sc_core::SC_PS);
-}
-
-}  // namespace
-
-Clocks Clocks::fromConfig(const config::HardwareConfig& config) {
-  return {periodOf(config.accel.clock_mhz), periodOf(config.bus.clock_mhz),
-          periodOf(config.cpu.clock_mhz)};
+Clocks Clocks::fromTiming(const timing::Clocks& c) {
+  return {sc_core::sc_time::from_value(c.accel_ps), sc_core::sc_time::from_value(c.bus_ps),
+          sc_core::sc_time::from_value(c.cpu_ps)};
 }
 
 uint64_t toCycles(const sc_core::sc_time& t, const sc_core::sc_time& period) {

@@ -13,15 +13,15 @@ constexpr uint64_t kUnmappedAddress = 0xDEAD'0000'0000ull;
 constexpr uint64_t kSnapshotBytes = 2048;
 }  // namespace
 
-DmaEngine::DmaEngine(sc_core::sc_module_name name, const config::HardwareConfig& config,
-                     const Clocks& clocks, Bus& bus, Tracer* tracer)
+DmaEngine::DmaEngine(sc_core::sc_module_name name, const DmaParams& params, const Clocks& clocks,
+                     Bus& bus, Tracer* tracer)
     : sc_module(name),
       socket("socket"),
       clocks_(clocks),
-      setup_(clocks.accel * static_cast<double>(config.accel.dma.setup_cycles)),
-      transaction_bytes_(config.sim.transaction_bytes),
+      setup_(clocks.accel * static_cast<double>(params.setup_cycles)),
+      transaction_bytes_(params.transaction_bytes),
       bus_(bus),
-      channel_(config.accel.dma.channels, nullptr),
+      channel_(params.channels, nullptr),
       tracer_(tracer) {
   if (tracer_) {
     for (uint32_t c = 0; c < channel_.size(); ++c) {

@@ -6,29 +6,30 @@
 #include "hilsim/drv/regs.h"
 #include "hilsim/errors.h"
 #include "hilsim/model/bulk_transfer.h"
+#include "hilsim/timing/link_timing.h"
 
 namespace hilsim::model {
 
-HostCpu::HostCpu(sc_core::sc_module_name name, const config::HardwareConfig& config,
-                 const Clocks& clocks, Bus& bus, uint32_t bus_port, Tracer* tracer)
+HostCpu::HostCpu(sc_core::sc_module_name name, const HostParams& params, const Clocks& clocks,
+                 Bus& bus, uint32_t bus_port, Tracer* tracer)
     : sc_module(name),
       socket("socket"),
       irq("irq"),
       clocks_(clocks),
       bus_(bus),
       bus_port_(bus_port),
-      reg_software_cycles_(config.cpu.driver_reg_cycles),
-      transaction_bytes_(config.sim.transaction_bytes),
+      reg_software_cycles_(params.driver_reg_cycles),
+      transaction_bytes_(params.transaction_bytes),
       tracer_(tracer) {
   tlm_utils::tlm_quantumkeeper::set_global_quantum(
-      sc_core::sc_time(static_cast<double>(config.sim.quantum_ns), sc_core::SC_NS));
+      sc_core::sc_time(static_cast<double>(params.quantum_ns), sc_core::SC_NS));
   qk_.reset();
   if (tracer_) {
     sig_state_ = tracer_->add("cpu", "state", 2);
     sig_layer_ = tracer_->add("", "layer", 32, std::nullopt);
     sig_invocation_ = tracer_->add("", "invocation", 32, std::nullopt);
     char clock[64];
-    std::snprintf(clock, sizeof clock, "hilsim cpu_clock_mhz %.6g", config.cpu.clock_mhz);
+    std::snprintf(clock, sizeof clock, "hilsim cpu_clock_mhz %.6g", params.clock_mhz);
     tracer_->addComment(clock);
   }
   SC_HAS_PROCESS(HostCpu);
@@ -179,7 +180,8 @@ void HostCpu::armDeadline(const sc_core::sc_time& deadline) {
 void HostCpu::resumeAt(const sc_core::sc_time& earliest) {
   // After a wait, the CPU's time is the later of where it was and when it woke, on its own clock
   // edge: it cannot act on an event before it has finished what it was doing.
-  const sc_core::sc_time resume = nextEdge(std::max(earliest, wait_start_), clocks_.cpu);
+  const sc_core::sc_time resume = sc_core::sc_time::from_value(
+      timing::hostWakePs(earliest.value(), wait_start_.value(), clocks_.cpu.value()));
   qk_.set(resume - sc_core::sc_time_stamp());
 }
 

@@ -9,26 +9,18 @@ namespace {
 // Trace phases of a core (traces/README.md).
 enum Phase : uint64_t { kIdle = 0, kStartup = 1, kLoad = 2, kCompute = 3, kStore = 4 };
 
-timing::Dataflow dataflowOf(config::Dataflow d) {
-  switch (d) {
-    case config::Dataflow::kOutputStationary: return timing::Dataflow::kOutputStationary;
-    case config::Dataflow::kInputStationary: return timing::Dataflow::kInputStationary;
-    default: return timing::Dataflow::kWeightStationary;
-  }
-}
-
 }  // namespace
 
-MatmulCore::MatmulCore(sc_core::sc_module_name name, uint32_t id,
-                       const config::HardwareConfig& config, const Clocks& clocks, DmaEngine& dma,
-                       Memory& sram, CoreListener& listener, Tracer* tracer)
+MatmulCore::MatmulCore(sc_core::sc_module_name name, uint32_t id, const CoreParams& params,
+                       const Clocks& clocks, DmaEngine& dma, Memory& sram, CoreListener& listener,
+                       Tracer* tracer)
     : sc_module(name),
       id_(id),
       clocks_(clocks),
-      dataflow_(dataflowOf(config.accel.core.dataflow)),
-      array_{config.accel.core.array_rows, config.accel.core.array_cols},
-      double_buffer_(config.accel.core.double_buffer),
-      startup_(clocks.accel * static_cast<double>(config.accel.core.startup_cycles)),
+      dataflow_(params.dataflow),
+      array_(params.array),
+      double_buffer_(params.double_buffer),
+      startup_(clocks.accel * static_cast<double>(params.startup_cycles)),
       dma_(dma),
       sram_(sram),
       listener_(listener),
@@ -85,7 +77,7 @@ void MatmulCore::run() {
 
 void MatmulCore::dmaDone(DmaRequest& request) {
   if (request.tag != job_generation_) return;  // a transfer of an aborted job
-  dma_event_.notify();  // the core resumes in this evaluation phase
+  dma_event_.notify();                         // the core resumes in this evaluation phase
 }
 
 bool MatmulCore::waitFor(const DmaRequest& r) {
@@ -211,9 +203,9 @@ void MatmulCore::execute() {
     }
     core::computeTile(tp, reinterpret_cast<const int8_t*>(sram_.view(d.sram_input, input_bytes)),
                       reinterpret_cast<const int8_t*>(block), block + uint64_t{tp.features} * d.k,
-                      outputs + uint64_t{t} * d.tile_n,
-                      d.n_count);
-    const timing::ComputeCycles cc = timing::computeCycles(dataflow_, array_, d.rows, d.k, tp.features);
+                      outputs + uint64_t{t} * d.tile_n, d.n_count);
+    const timing::ComputeCycles cc =
+        timing::computeCycles(dataflow_, array_, d.rows, d.k, tp.features);
     const sc_core::sc_time compute_time = clocks_.accel * static_cast<double>(cc.cycles);
     wait(compute_time);
     if (aborted()) return;

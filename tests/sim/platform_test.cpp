@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "hilsim/config/derived.h"
 #include "hilsim/drv/regs.h"
 #include "hilsim/errors.h"
 #include "hilsim/timing/link_timing.h"
@@ -159,14 +160,11 @@ TEST(Dma, TransferCompletesExactlyWhenTheFormulaSays) {
     r.sink = &sink;
     p.accel().dma().submit(&r);
     // 16 set-up + 14 latency + 4096 / 16 = 256 bursts' beats = 286 cycles (one clock here).
-    timing::TransferTiming t;
-    t.accel_period_ps = p.clocks().accel.value();
-    t.bus_period_ps = p.clocks().bus.value();
-    t.setup_cycles = 16;
-    t.latency_cycles = 14;
-    t.bus.bytes_per_cycle = 16;
-    t.bus.burst_bytes = 256;
-    const sc_time expected = sc_time::from_value(timing::loneTransferEndPs(t, 0, 4096));
+    const timing::PlatformTiming t = config::platformTiming(p.config());
+    const uint64_t first =
+        timing::eligibleBusCycle(timing::dmaEligiblePs(t, 0), 0, t.clocks.bus_ps);
+    const sc_time expected = sc_time::from_value(
+        (first + timing::transferCycles(t.bus.arbitration, 4096)) * t.clocks.bus_ps);
     EXPECT_EQ(expected, accelCycles(p, 16) + busCycles(p, 14 + 256));
     sc_core::wait(expected - busCycles(p, 1));
     EXPECT_FALSE(r.done) << "one cycle early";
@@ -225,7 +223,7 @@ TEST(Interrupt, RisesExactlyAfterItsLatency) {
     const sc_time done = p.accel().lastJobDone();
     EXPECT_EQ(done, p.accel().lastJobStart());
     const sc_time rise =
-        sc_time::from_value(timing::irqRisePs(done.value(), p.clocks().accel.value(), 8));
+        sc_time::from_value(timing::irqRisePs(config::platformTiming(p.config()), done.value()));
     sc_core::wait(rise - accelCycles(p, 1) - sc_core::sc_time_stamp());
     EXPECT_FALSE(p.host().irq.read()) << "one cycle early";
     sc_core::wait(accelCycles(p, 1));

@@ -164,11 +164,6 @@ class FullyConnectedAccel final : public Kernel {
             std::to_string(reference[i]) + ")");
   }
 
-  uint64_t toHost(uint64_t cycles, double mhz) const {
-    return static_cast<uint64_t>(static_cast<double>(cycles) * ctx_.timing().clocks.cpu_mhz / mhz +
-                                 0.5);
-  }
-
   plan::LayerArithmetic arithmetic() const {
     plan::LayerArithmetic arith;
     arith.weights = params_.filter->as<int8_t>();
@@ -209,80 +204,33 @@ class FullyConnectedAccel final : public Kernel {
     return drv::Status::kOk;
   }
 
-  // Host-clock cycles at the steps of one accelerated invocation.
-  struct Steps {
-    uint64_t start = 0, dispatched = 0, uploaded = 0, input_sent = 0, job_started = 0, job_done = 0,
-             end = 0;
-  };
-
   AccelBreakdown runAccelerated(HostClock& clock, drv::Status* status) {
     drv::Driver& d = ctx_.driver();
-    Steps at;
-    at.start = clock.now();
+    const uint64_t start = clock.now();
+    timing::JobSteps at;  // host cycles from `start`
     clock.advance(ctx_.timing().host.dispatch_cycles, CpuActivity::kKernel);
-    at.dispatched = clock.now();
+    at.dispatched = clock.now() - start;
     drv::Status s = uploaded_ ? drv::Status::kOk : upload();
-    at.uploaded = clock.now();
+    at.uploaded = clock.now() - start;
     if (s == drv::Status::kOk)
       s = d.write(placement_.input, 0, params_.input->data, placement_.input.bytes);
-    at.input_sent = clock.now();
+    at.input_sent = clock.now() - start;
     if (s == drv::Status::kOk) s = d.submit(placement_.job);
-    at.job_started = clock.now();
+    at.job_started = clock.now() - start;
     if (s == drv::Status::kOk) s = d.wait(d.timeoutCycles());
-    at.job_done = clock.now();
+    at.job_done = clock.now() - start;
     if (s == drv::Status::kOk)
       s = d.read(placement_.output, 0, params_.output->data, placement_.output.bytes);
-    at.end = clock.now();
+    at.end = clock.now() - start;
     *status = s;
-    return s == drv::Status::kOk ? breakdown(at) : AccelBreakdown{};
-  }
-
-  // The report's split of the accelerated cycles, from the host's steps and the cores' counters.
-  AccelBreakdown breakdown(const Steps& at) {
-    const timing::Clocks& clocks = ctx_.timing().clocks;
-    const plan::Plan& p = *plan_;
-    const GemmShape& shape = p.shape;
-    const uint64_t cycles = at.end - at.start;
-    AccelBreakdown b;
-    // The critical core: the one that finished last.
-    drv::CoreCounters critical;
-    uint64_t busy = 0;
-    for (const plan::Chunk& c : p.chunks) {
-      const drv::CoreCounters k = ctx_.driver().counters(c.core);
-      const uint64_t core_busy = toHost(k.busy_cycles, clocks.accel_mhz);
-      b.per_core.push_back({c.core, core_busy, cycles ? double(core_busy) / double(cycles) : 0.0});
-      if (core_busy >= busy) {
-        busy = core_busy;
-        critical = k;
-      }
+    if (s != drv::Status::kOk) return {};
+    std::vector<timing::CoreCounts> cores;
+    for (const plan::Chunk& c : plan_->chunks) {
+      const drv::CoreCounters k = d.counters(c.core);
+      cores.push_back({c.core, k.busy_cycles, k.startup_cycles, k.compute_cycles,
+                       k.load_wait_cycles, k.store_wait_cycles, k.stall_cycles});
     }
-    const uint64_t startup = toHost(critical.startup_cycles, clocks.accel_mhz);
-    const uint64_t run = at.job_done - at.job_started;
-    const uint64_t sync = run > busy ? run - busy : 0;
-    b.upload_cycles = at.uploaded - at.dispatched;
-    b.fixed_cycles =
-        std::min<uint64_t>(cycles, (at.dispatched - at.start) + b.upload_cycles +
-                                       (at.job_started - at.input_sent) + startup + sync);
-    b.variable_cycles = cycles - b.fixed_cycles;
-    b.dma_in_cycles =
-        (at.input_sent - at.uploaded) + toHost(critical.load_wait_cycles, clocks.accel_mhz);
-    b.compute_cycles = toHost(critical.compute_cycles, clocks.accel_mhz);
-    b.dma_out_cycles =
-        toHost(critical.store_wait_cycles, clocks.accel_mhz) + (at.end - at.job_done);
-    b.sync_cycles = sync;
-    b.bus_stall_cycles = toHost(critical.stall_cycles, clocks.bus_mhz);
-    b.bytes_moved =
-        placement_.input.bytes + placement_.output.bytes +
-        p.chunks.size() * (drv::regs::kDescriptorBytes + uint64_t{shape.rows} * shape.k);
-    for (const plan::Chunk& c : p.chunks)
-      b.bytes_moved += uint64_t{c.n_count} * (uint64_t{shape.k} + plan::kParamBytesPerFeature) +
-                       uint64_t{shape.rows} * c.n_count;
-    if (b.upload_cycles) b.bytes_moved += placement_.upload_bytes;
-    const double accel_cycles = double(cycles) * clocks.accel_mhz / clocks.cpu_mhz;
-    const double slots =
-        double(p.hardware.num_cores) * p.hardware.array_rows * p.hardware.array_cols;
-    b.mac_utilization = accel_cycles > 0 ? double(shape.macs()) / (slots * accel_cycles) : 0.0;
-    return b;
+    return plan::splitCycles(*plan_, ctx_.timing().clocks, at, cores, placement_.upload_bytes);
   }
 
   AccelContext& ctx_;

@@ -3,113 +3,83 @@
 #include <algorithm>
 #include <cmath>
 
+#include "hilsim/drv/driver.h"
 #include "hilsim/drv/regs.h"
 #include "hilsim/errors.h"
 
 namespace hilsim::rt::plan {
 namespace {
 
-// Converts between clocks in picoseconds, as the simulator does.
-struct Clock {
-  double ps;
-  explicit Clock(double mhz) : ps(std::round(1e6 / mhz)) {}
-};
-
-class Estimator {
- public:
-  explicit Estimator(const timing::PlatformTiming& t)
-      : t_(t), cpu_(t.clocks.cpu_mhz), accel_(t.clocks.accel_mhz), bus_(t.clocks.bus_mhz) {}
-
-  double accel(double cycles) const { return cycles * accel_.ps; }
-  double bus(double cycles) const { return cycles * bus_.ps; }
-  double cpu(double cycles) const { return cycles * cpu_.ps; }
-  double toCpuCycles(double ps) const { return std::ceil(ps / cpu_.ps); }
-
-  // One register access from the host: software, bus trip, register block.
-  double regAccess() const {
-    return cpu(static_cast<double>(t_.host.driver_reg_cycles)) + bus(t_.bus.latency_cycles + 1.0) +
-           accel(t_.accel.reg_access_cycles);
-  }
-  // A bulk transfer of `bytes` sharing the bus with `sharers` equal transfers.
-  double transfer(uint64_t bytes, double sharers) const {
-    return bus(t_.bus.latency_cycles + t_.bus.memory_latency_cycles) +
-           bus(static_cast<double>(timing::transferCycles(t_.bus.arbitration, bytes)) * sharers);
-  }
-  double dma(uint64_t bytes, double sharers) const {
-    return accel(t_.accel.dma_setup_cycles) + transfer(bytes, sharers);
-  }
-  const timing::PlatformTiming& params() const { return t_; }
-
- private:
-  const timing::PlatformTiming& t_;
-  Clock cpu_, accel_, bus_;
-};
+uint64_t toHost(uint64_t cycles, double mhz, const timing::Clocks& clocks) {
+  return static_cast<uint64_t>(static_cast<double>(cycles) * clocks.cpu_mhz / mhz + 0.5);
+}
 
 }  // namespace
 
-Prediction predictAccelerated(const Plan& plan, const timing::PlatformTiming& t) {
-  const Estimator e(t);
-  const GemmShape& s = plan.shape;
-  const double cores = static_cast<double>(plan.chunks.size());
-  // Cores load concurrently; they share the bus and the DMA channels.
-  const double sharers = std::max(1.0, std::min(cores, static_cast<double>(t.accel.dma_channels)));
-  const double channel_wait = std::max(1.0, cores / std::max(1u, t.accel.dma_channels));
+timing::JobWork jobWork(const Plan& plan) {
+  timing::JobWork w;
+  w.rows = plan.shape.rows;
+  w.k = plan.shape.k;
+  w.n = plan.shape.n;
+  w.descriptor_bytes = drv::regs::kDescriptorBytes;
+  w.param_bytes_per_feature = drv::regs::kParamBytes;
+  for (const Chunk& c : plan.chunks)
+    w.cores.push_back({c.core, c.n_count, c.tile_n, c.num_tiles, c.sram_tile.size() > 1});
+  std::sort(w.cores.begin(), w.cores.end(),
+            [](const timing::CoreWork& a, const timing::CoreWork& b) { return a.core < b.core; });
+  return w;
+}
 
-  // Host before the job: dispatch, driver software, input copy, five register writes.
-  const double host_fixed =
-      e.cpu(static_cast<double>(t.host.dispatch_cycles + t.host.driver_job_cycles)) +
-      5 * e.regAccess();
-  const double input_copy = e.transfer(uint64_t{s.rows} * s.k, 1);
-  // Host after the job: interrupt, handler, two register accesses, output copy.
-  const double irq_fixed = e.accel(t.accel.irq_latency_cycles) +
-                           e.cpu(static_cast<double>(t.host.irq_handler_cycles)) +
-                           2 * e.regAccess();
-  const double output_copy = e.transfer(uint64_t{s.rows} * s.n, 1);
+timing::DriverTraffic driverTraffic(const Plan& plan) {
+  const drv::JobRegisterTraffic traffic = drv::jobRegisterTraffic(plan.hardware.num_cores);
+  return {traffic.submit_writes, traffic.completion_reads, traffic.completion_writes};
+}
 
-  double slowest = 0, core_fixed = 0, bus_bytes = 0;
-  for (const Chunk& c : plan.chunks) {
-    const double startup = e.accel(t.accel.core_startup_cycles) +
-                           e.dma(drv::regs::kDescriptorBytes, sharers) * channel_wait;
-    const bool db = c.sram_tile.size() > 1;
-    double time = startup;
-    const uint64_t per_feature = uint64_t{s.k} + kParamBytesPerFeature;
-    auto tileFeatures = [&](uint32_t tile) {
-      return std::min<uint64_t>(c.tile_n, c.n_count - uint64_t{tile} * c.tile_n);
-    };
-    auto compute = [&](uint32_t tile) {
-      const auto cc = timing::computeCycles(plan.hardware.dataflow,
-                                            {plan.hardware.array_rows, plan.hardware.array_cols},
-                                            s.rows, s.k, tileFeatures(tile));
-      return e.accel(static_cast<double>(cc.cycles));
-    };
-    auto load = [&](uint32_t tile) {
-      return e.dma(tileFeatures(tile) * per_feature, sharers) * channel_wait;
-    };
-    time += std::max(e.dma(uint64_t{s.rows} * s.k, sharers) * channel_wait, load(0));
-    for (uint32_t tile = 0; tile < c.num_tiles; ++tile) {
-      const bool more = tile + 1 < c.num_tiles;
-      if (db)
-        time += std::max(compute(tile), more ? load(tile + 1) : 0.0);
-      else
-        time += compute(tile) + (more ? load(tile + 1) : 0.0);
+AccelBreakdown splitCycles(const Plan& plan, const timing::Clocks& clocks,
+                           const timing::JobSteps& at, const std::vector<timing::CoreCounts>& cores,
+                           uint64_t upload_bytes) {
+  const uint64_t cycles = at.end;
+  AccelBreakdown b;
+  // The critical core: the one that finished last.
+  timing::CoreCounts critical;
+  uint64_t busy = 0;
+  for (const timing::CoreCounts& k : cores) {
+    const uint64_t core_busy = toHost(k.busy_cycles, clocks.accel_mhz, clocks);
+    b.per_core.push_back({k.core, core_busy, cycles ? double(core_busy) / double(cycles) : 0.0});
+    if (core_busy >= busy) {
+      busy = core_busy;
+      critical = k;
     }
-    time += e.dma(uint64_t{s.rows} * tileFeatures(c.num_tiles - 1), sharers);
-    slowest = std::max(slowest, time);
-    core_fixed = std::max(core_fixed, startup + e.accel(t.accel.dma_setup_cycles));
-    bus_bytes += static_cast<double>(uint64_t{s.rows} * s.k + c.n_count * per_feature +
-                                     uint64_t{s.rows} * c.n_count + drv::regs::kDescriptorBytes);
   }
-  // The bus cannot move the layer's bytes faster than its bandwidth.
-  const double bus_bound = e.bus(bus_bytes / t.bus.arbitration.bytes_per_cycle) + core_fixed;
-  const double accel_span = std::max(slowest, bus_bound);
+  const uint64_t startup = toHost(critical.startup_cycles, clocks.accel_mhz, clocks);
+  const uint64_t run = at.job_done - at.job_started;
+  const uint64_t sync = run > busy ? run - busy : 0;
+  b.upload_cycles = at.uploaded - at.dispatched;
+  b.fixed_cycles = std::min<uint64_t>(
+      cycles, at.dispatched + b.upload_cycles + (at.job_started - at.input_sent) + startup + sync);
+  b.variable_cycles = cycles - b.fixed_cycles;
+  b.dma_in_cycles =
+      (at.input_sent - at.uploaded) + toHost(critical.load_wait_cycles, clocks.accel_mhz, clocks);
+  b.compute_cycles = toHost(critical.compute_cycles, clocks.accel_mhz, clocks);
+  b.dma_out_cycles =
+      toHost(critical.store_wait_cycles, clocks.accel_mhz, clocks) + (at.end - at.job_done);
+  b.sync_cycles = sync;
+  b.bus_stall_cycles = toHost(critical.stall_cycles, clocks.bus_mhz, clocks);
+  b.bytes_moved = timing::jobBytes(jobWork(plan)) + (b.upload_cycles ? upload_bytes : 0);
+  const double accel_cycles = double(cycles) * clocks.accel_mhz / clocks.cpu_mhz;
+  const double slots =
+      double(plan.hardware.num_cores) * plan.hardware.array_rows * plan.hardware.array_cols;
+  b.mac_utilization = accel_cycles > 0 ? double(plan.shape.macs()) / (slots * accel_cycles) : 0.0;
+  return b;
+}
 
-  Prediction p;
-  p.cycles = static_cast<uint64_t>(
-      e.toCpuCycles(host_fixed + input_copy + accel_span + irq_fixed + output_copy));
-  p.fixed_cycles = std::min<uint64_t>(
-      p.cycles, static_cast<uint64_t>(e.toCpuCycles(host_fixed + core_fixed + irq_fixed)));
-  p.variable_cycles = p.cycles - p.fixed_cycles;
-  return p;
+Prediction predictAccelerated(const Plan& plan, const timing::PlatformTiming& t) {
+  timing::PlatformTiming on_plan = t;
+  on_plan.geometry = plan.hardware;
+  const timing::JobTimeline timeline =
+      timing::jobTimeline(on_plan, jobWork(plan), driverTraffic(plan));
+  const AccelBreakdown b = splitCycles(plan, t.clocks, timeline.steps, timeline.cores, 0);
+  return {timeline.steps.end, b.fixed_cycles, b.variable_cycles};
 }
 
 std::optional<uint64_t> breakEvenMacs(const GemmShape& shape, const Hardware& hw,

@@ -30,8 +30,8 @@ struct DeviceInfo {
 };
 
 struct DriverOptions {
-  uint64_t job_cycles = 8000;          // host cycles of driver software per submitted job
-  uint64_t irq_handler_cycles = 400;   // host cycles of the interrupt handler
+  uint64_t job_cycles = 8000;             // host cycles of driver software per submitted job
+  uint64_t irq_handler_cycles = 400;      // host cycles of the interrupt handler
   uint64_t timeout_cycles = 100'000'000;  // default wait timeout, host cycles
 };
 
@@ -57,6 +57,18 @@ struct CoreCounters {
   uint32_t tiles = 0;
   uint32_t stall_cycles = 0;  // bus clock
 };
+
+// The register accesses the driver makes for one job on a device of `num_cores` cores: submit()
+// writes the job table address, the core mask (two words beyond 32 cores) and CTRL.START;
+// wait() reads and clears IRQ_STATUS. The planner's estimate counts them.
+struct JobRegisterTraffic {
+  uint32_t submit_writes;
+  uint32_t completion_reads;
+  uint32_t completion_writes;
+};
+constexpr JobRegisterTraffic jobRegisterTraffic(uint32_t num_cores) {
+  return {num_cores > 32 ? 5u : 4u, 1u, 1u};
+}
 
 class Driver {
  public:

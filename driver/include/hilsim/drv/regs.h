@@ -19,18 +19,18 @@ struct Register {
   const char* doc;
 };
 
-constexpr uint32_t kMagic = 0x4853494D;     // "HSIM"
-constexpr uint32_t kVersion = 0x00010000;   // 1.0
-constexpr uint32_t kBlockBytes = 0x1000;    // size of the register block
+constexpr uint32_t kMagic = 0x4853494D;    // "HSIM"
+constexpr uint32_t kVersion = 0x00010000;  // 1.0
+constexpr uint32_t kBlockBytes = 0x1000;   // size of the register block
 
 // Global registers.
-constexpr uint32_t ID = 0x000;            // RO: kMagic
-constexpr uint32_t VERSION = 0x004;       // RO: major << 16 | minor
-constexpr uint32_t CONFIG = 0x008;        // RO: see CONFIG_* fields
-constexpr uint32_t ARRAY = 0x00C;         // RO: rows [15:0], cols [31:16]
+constexpr uint32_t ID = 0x000;             // RO: kMagic
+constexpr uint32_t VERSION = 0x004;        // RO: major << 16 | minor
+constexpr uint32_t CONFIG = 0x008;         // RO: see CONFIG_* fields
+constexpr uint32_t ARRAY = 0x00C;          // RO: rows [15:0], cols [31:16]
 constexpr uint32_t SRAM_BYTES_LO = 0x010;  // RO: local SRAM bytes per core
 constexpr uint32_t SRAM_BYTES_HI = 0x014;
-constexpr uint32_t MEM_BASE_LO = 0x018;   // RO: device-visible system memory window
+constexpr uint32_t MEM_BASE_LO = 0x018;  // RO: device-visible system memory window
 constexpr uint32_t MEM_BASE_HI = 0x01C;
 constexpr uint32_t MEM_SIZE_LO = 0x020;
 constexpr uint32_t MEM_SIZE_HI = 0x024;
@@ -40,23 +40,23 @@ constexpr uint32_t IRQ_STATUS = 0x048;    // W1C: IRQ_DONE, IRQ_ERROR
 constexpr uint32_t IRQ_MASK = 0x04C;      // RW: enabled interrupt sources
 constexpr uint32_t JOB_TABLE_LO = 0x050;  // RW: device address of the job descriptor table
 constexpr uint32_t JOB_TABLE_HI = 0x054;
-constexpr uint32_t CORE_MASK_LO = 0x058;  // RW: cores taking part in the next job (0..31)
-constexpr uint32_t CORE_MASK_HI = 0x05C;  // RW: cores 32..63
-constexpr uint32_t JOB_COUNT = 0x060;     // RO: jobs finished since reset
+constexpr uint32_t CORE_MASK_LO = 0x058;   // RW: cores taking part in the next job (0..31)
+constexpr uint32_t CORE_MASK_HI = 0x05C;   // RW: cores 32..63
+constexpr uint32_t JOB_COUNT = 0x060;      // RO: jobs finished since reset
 constexpr uint32_t ERROR_ADDR_LO = 0x068;  // RO: address of the transaction that failed
 constexpr uint32_t ERROR_ADDR_HI = 0x06C;
 
 // Per-core banks of performance counters (accelerator clock cycles of the last job).
 constexpr uint32_t CORE_BANK_BASE = 0x100;
 constexpr uint32_t CORE_BANK_STRIDE = 0x20;
-constexpr uint32_t CORE_STATUS = 0x00;         // RO: CORE_BUSY, CORE_ERROR, error code [15:8]
-constexpr uint32_t CORE_BUSY_CYCLES = 0x04;    // RO: start to done
-constexpr uint32_t CORE_STARTUP_CYCLES = 0x08; // RO: start-up and descriptor fetch
-constexpr uint32_t CORE_COMPUTE_CYCLES = 0x0C; // RO: array busy
+constexpr uint32_t CORE_STATUS = 0x00;             // RO: CORE_BUSY, CORE_ERROR, error code [15:8]
+constexpr uint32_t CORE_BUSY_CYCLES = 0x04;        // RO: start to done
+constexpr uint32_t CORE_STARTUP_CYCLES = 0x08;     // RO: start-up and descriptor fetch
+constexpr uint32_t CORE_COMPUTE_CYCLES = 0x0C;     // RO: array busy
 constexpr uint32_t CORE_LOAD_WAIT_CYCLES = 0x10;   // RO: stalled waiting for input/weights
 constexpr uint32_t CORE_STORE_WAIT_CYCLES = 0x14;  // RO: waiting for the last outputs
-constexpr uint32_t CORE_TILES = 0x18;          // RO: tiles computed
-constexpr uint32_t CORE_STALL_CYCLES = 0x1C;   // RO: bus cycles its transfers lost to others
+constexpr uint32_t CORE_TILES = 0x18;              // RO: tiles computed
+constexpr uint32_t CORE_STALL_CYCLES = 0x1C;       // RO: bus cycles its transfers lost to others
 constexpr uint32_t kMaxCores = 64;
 
 constexpr uint32_t coreReg(uint32_t core, uint32_t reg) {
@@ -64,9 +64,9 @@ constexpr uint32_t coreReg(uint32_t core, uint32_t reg) {
 }
 
 // CONFIG fields.
-constexpr uint32_t CONFIG_CORES_SHIFT = 0, CONFIG_CORES_MASK = 0xFF;             // num_cores
-constexpr uint32_t CONFIG_CHANNELS_SHIFT = 8, CONFIG_CHANNELS_MASK = 0xFF;       // DMA channels
-constexpr uint32_t CONFIG_DATAFLOW_SHIFT = 16, CONFIG_DATAFLOW_MASK = 0x3;       // 0 ws 1 os 2 is
+constexpr uint32_t CONFIG_CORES_SHIFT = 0, CONFIG_CORES_MASK = 0xFF;        // num_cores
+constexpr uint32_t CONFIG_CHANNELS_SHIFT = 8, CONFIG_CHANNELS_MASK = 0xFF;  // DMA channels
+constexpr uint32_t CONFIG_DATAFLOW_SHIFT = 16, CONFIG_DATAFLOW_MASK = 0x3;  // 0 ws 1 os 2 is
 constexpr uint32_t CONFIG_DOUBLE_BUFFER = 1u << 18;
 
 // CTRL bits.
@@ -101,7 +101,8 @@ enum class ErrorCode : uint8_t {
 constexpr Register kRegisters[] = {
     {ID, "ID", Access::kReadOnly, kMagic, "identification magic 'HSIM'"},
     {VERSION, "VERSION", Access::kReadOnly, kVersion, "interface version, major << 16 | minor"},
-    {CONFIG, "CONFIG", Access::kReadOnly, 0, "cores [7:0], DMA channels [15:8], dataflow [17:16], double buffering [18]"},
+    {CONFIG, "CONFIG", Access::kReadOnly, 0,
+     "cores [7:0], DMA channels [15:8], dataflow [17:16], double buffering [18]"},
     {ARRAY, "ARRAY", Access::kReadOnly, 0, "systolic array rows [15:0] and columns [31:16]"},
     {SRAM_BYTES_LO, "SRAM_BYTES_LO", Access::kReadOnly, 0, "local SRAM bytes per core, low word"},
     {SRAM_BYTES_HI, "SRAM_BYTES_HI", Access::kReadOnly, 0, "local SRAM bytes per core, high word"},
@@ -109,18 +110,62 @@ constexpr Register kRegisters[] = {
     {MEM_BASE_HI, "MEM_BASE_HI", Access::kReadOnly, 0, "device-visible memory base, high word"},
     {MEM_SIZE_LO, "MEM_SIZE_LO", Access::kReadOnly, 0, "device-visible memory size, low word"},
     {MEM_SIZE_HI, "MEM_SIZE_HI", Access::kReadOnly, 0, "device-visible memory size, high word"},
-    {CTRL, "CTRL", Access::kWriteOnly, 0, "START [0] runs the job described by JOB_TABLE on CORE_MASK; SOFT_RESET [1]"},
-    {STATUS, "STATUS", Access::kReadOnly, 0, "BUSY [0], DONE [1], ERROR [2], error code [15:8], failing core [23:16]"},
-    {IRQ_STATUS, "IRQ_STATUS", Access::kWriteOneToClear, 0, "DONE [0], ERROR [1]; the IRQ line is (IRQ_STATUS & IRQ_MASK) != 0"},
+    {CTRL, "CTRL", Access::kWriteOnly, 0,
+     "START [0] runs the job described by JOB_TABLE on CORE_MASK; SOFT_RESET [1]"},
+    {STATUS, "STATUS", Access::kReadOnly, 0,
+     "BUSY [0], DONE [1], ERROR [2], error code [15:8], failing core [23:16]"},
+    {IRQ_STATUS, "IRQ_STATUS", Access::kWriteOneToClear, 0,
+     "DONE [0], ERROR [1]; the IRQ line is (IRQ_STATUS & IRQ_MASK) != 0"},
     {IRQ_MASK, "IRQ_MASK", Access::kReadWrite, IRQ_DONE | IRQ_ERROR, "enabled interrupt sources"},
     {JOB_TABLE_LO, "JOB_TABLE_LO", Access::kReadWrite, 0, "job descriptor table address, low word"},
-    {JOB_TABLE_HI, "JOB_TABLE_HI", Access::kReadWrite, 0, "job descriptor table address, high word"},
-    {CORE_MASK_LO, "CORE_MASK_LO", Access::kReadWrite, 0, "cores 0..31 taking part in the next job"},
-    {CORE_MASK_HI, "CORE_MASK_HI", Access::kReadWrite, 0, "cores 32..63 taking part in the next job"},
+    {JOB_TABLE_HI, "JOB_TABLE_HI", Access::kReadWrite, 0,
+     "job descriptor table address, high word"},
+    {CORE_MASK_LO, "CORE_MASK_LO", Access::kReadWrite, 0,
+     "cores 0..31 taking part in the next job"},
+    {CORE_MASK_HI, "CORE_MASK_HI", Access::kReadWrite, 0,
+     "cores 32..63 taking part in the next job"},
     {JOB_COUNT, "JOB_COUNT", Access::kReadOnly, 0, "jobs finished since reset"},
-    {ERROR_ADDR_LO, "ERROR_ADDR_LO", Access::kReadOnly, 0, "address of the failed transaction, low word"},
-    {ERROR_ADDR_HI, "ERROR_ADDR_HI", Access::kReadOnly, 0, "address of the failed transaction, high word"},
+    {ERROR_ADDR_LO, "ERROR_ADDR_LO", Access::kReadOnly, 0,
+     "address of the failed transaction, low word"},
+    {ERROR_ADDR_HI, "ERROR_ADDR_HI", Access::kReadOnly, 0,
+     "address of the failed transaction, high word"},
 };
+
+// The registers of each core's bank (offsets within the bank).
+constexpr Register kCoreRegisters[] = {
+    {CORE_STATUS, "CORE_STATUS", Access::kReadOnly, 0, "BUSY [0], ERROR [1], error code [15:8]"},
+    {CORE_BUSY_CYCLES, "CORE_BUSY_CYCLES", Access::kReadOnly, 0, "start to done of the last job"},
+    {CORE_STARTUP_CYCLES, "CORE_STARTUP_CYCLES", Access::kReadOnly, 0,
+     "start-up and descriptor fetch"},
+    {CORE_COMPUTE_CYCLES, "CORE_COMPUTE_CYCLES", Access::kReadOnly, 0, "array busy"},
+    {CORE_LOAD_WAIT_CYCLES, "CORE_LOAD_WAIT_CYCLES", Access::kReadOnly, 0,
+     "stalled for input or weights"},
+    {CORE_STORE_WAIT_CYCLES, "CORE_STORE_WAIT_CYCLES", Access::kReadOnly, 0,
+     "waiting for the last outputs"},
+    {CORE_TILES, "CORE_TILES", Access::kReadOnly, 0, "tiles computed"},
+    {CORE_STALL_CYCLES, "CORE_STALL_CYCLES", Access::kReadOnly, 0,
+     "bus cycles its transfers lost to others"},
+};
+
+// The register at `offset` of a block with `num_cores` cores (a core bank register gives its
+// kCoreRegisters entry), or nullptr if no register is there.
+constexpr const Register* findRegister(uint32_t offset, uint32_t num_cores) {
+  if (offset >= CORE_BANK_BASE && offset < CORE_BANK_BASE + num_cores * CORE_BANK_STRIDE) {
+    const uint32_t within = (offset - CORE_BANK_BASE) % CORE_BANK_STRIDE;
+    for (const Register& r : kCoreRegisters)
+      if (r.offset == within) return &r;
+    return nullptr;
+  }
+  for (const Register& r : kRegisters)
+    if (r.offset == offset) return &r;
+  return nullptr;
+}
+constexpr bool readable(const Register& r) {
+  return r.access != Access::kWriteOnly;
+}
+constexpr bool writable(const Register& r) {
+  return r.access != Access::kReadOnly;
+}
 
 // The job descriptor: one per core, kDescriptorBytes apart in the table at JOB_TABLE, indexed by
 // core number. A core computes output features [n_begin, n_begin + n_count) of a layer with
@@ -240,19 +285,25 @@ inline uint64_t tileBlockBytes(const JobDescriptor& d, uint32_t t) {
 
 inline const char* errorName(ErrorCode code) {
   switch (code) {
-    case ErrorCode::kNone: return "none";
-    case ErrorCode::kBadDescriptor: return "bad job descriptor";
-    case ErrorCode::kSramOverflow: return "buffer outside the core's SRAM";
-    case ErrorCode::kBusError: return "bus error response";
-    case ErrorCode::kAddressError: return "transfer to an unmapped address";
-    case ErrorCode::kStartWhileBusy: return "START while a job runs";
+    case ErrorCode::kNone:
+      return "none";
+    case ErrorCode::kBadDescriptor:
+      return "bad job descriptor";
+    case ErrorCode::kSramOverflow:
+      return "buffer outside the core's SRAM";
+    case ErrorCode::kBusError:
+      return "bus error response";
+    case ErrorCode::kAddressError:
+      return "transfer to an unmapped address";
+    case ErrorCode::kStartWhileBusy:
+      return "START while a job runs";
   }
   return "unknown error";
 }
 
 // Where the platform maps things (the driver learns the memory window from MEM_BASE/MEM_SIZE).
 constexpr uint64_t kRegisterBase = 0x1'0000'0000ull;
-constexpr uint64_t kSramBase = 0x2'0000'0000ull;    // core i's SRAM at kSramBase + i * kSramWindow
-constexpr uint64_t kSramWindow = 0x4000'0000ull;    // 1 GiB per core
+constexpr uint64_t kSramBase = 0x2'0000'0000ull;  // core i's SRAM at kSramBase + i * kSramWindow
+constexpr uint64_t kSramWindow = 0x4000'0000ull;  // 1 GiB per core
 
 }  // namespace hilsim::drv::regs

@@ -3,20 +3,20 @@
 // matmul cores with their SRAMs. Register accesses are LT: the block adds reg_access_cycles to
 // the delay and applies side effects (START) at the annotated time, without waiting.
 
+#include <tlm_utils/simple_target_socket.h>
 #include <cstdint>
 #include <memory>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 #include <vector>
 
-#include "hilsim/config/hardware_config.h"
 #include "hilsim/drv/regs.h"
 #include "hilsim/model/bus.h"
 #include "hilsim/model/clocks.h"
 #include "hilsim/model/dma_engine.h"
 #include "hilsim/model/matmul_core.h"
 #include "hilsim/model/memory.h"
+#include "hilsim/model/params.h"
 #include "hilsim/model/tracer.h"
 
 namespace hilsim::model {
@@ -26,9 +26,8 @@ class Accelerator : public sc_core::sc_module, public CoreListener {
   tlm_utils::simple_target_socket<Accelerator> reg_socket;
   sc_core::sc_out<bool> irq;
 
-  Accelerator(sc_core::sc_module_name name, const config::HardwareConfig& config,
-              const Clocks& clocks, Bus& bus, Tracer* tracer, uint64_t mem_base,
-              uint64_t mem_size);
+  Accelerator(sc_core::sc_module_name name, const AccelParams& params, const Clocks& clocks,
+              Bus& bus, Tracer* tracer, uint64_t mem_base, uint64_t mem_size);
   ~Accelerator() override;
 
   DmaEngine& dma() { return *dma_; }
@@ -46,16 +45,18 @@ class Accelerator : public sc_core::sc_module, public CoreListener {
  private:
   void b_transport(tlm::tlm_generic_payload& trans, sc_core::sc_time& delay);
   unsigned int transport_dbg(tlm::tlm_generic_payload& trans);
-  // Register access; false for offsets that are not registers or the wrong access type.
-  bool readRegister(uint32_t offset, uint32_t* value) const;
-  bool writeRegister(uint32_t offset, uint32_t value, const sc_core::sc_time& delay);
+  // The value of a readable register, and the effect of a write to a writable one (the register
+  // table in drv/regs.h says which are which).
+  uint32_t readRegister(uint32_t offset) const;
+  void writeRegister(uint32_t offset, uint32_t value, const sc_core::sc_time& delay);
+  void resetRegisters();
   void startJob(const sc_core::sc_time& delay);
   void softReset(const sc_core::sc_time& delay);
   void coreDone(uint32_t core) override;
   void updateIrq(const sc_core::sc_time& delay);
   void driveIrq();
 
-  const config::HardwareConfig config_;
+  const AccelParams params_;
   Clocks clocks_;
   sc_core::sc_time access_delay_;
   sc_core::sc_time irq_latency_;
@@ -70,7 +71,7 @@ class Accelerator : public sc_core::sc_module, public CoreListener {
 
   // Register state.
   uint32_t irq_status_ = 0;
-  uint32_t irq_mask_ = drv::regs::IRQ_DONE | drv::regs::IRQ_ERROR;
+  uint32_t irq_mask_ = 0;
   uint64_t job_table_ = 0;
   uint64_t core_mask_ = 0;
   uint32_t job_count_ = 0;

@@ -9,17 +9,17 @@
 // occupancy is computed by the arbiter, which notifies the requesting BusClient when its last
 // burst ends.
 
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/multi_passthrough_initiator_socket.h>
-#include <tlm_utils/multi_passthrough_target_socket.h>
 #include <vector>
 
-#include "hilsim/config/hardware_config.h"
 #include "hilsim/model/clocks.h"
+#include "hilsim/model/params.h"
 #include "hilsim/model/tracer.h"
 #include "hilsim/timing/bus_scheduler.h"
 
@@ -50,9 +50,9 @@ class Bus : public sc_core::sc_module {
   tlm_utils::multi_passthrough_target_socket<Bus> target_socket;        // initiators bind here
   tlm_utils::multi_passthrough_initiator_socket<Bus> initiator_socket;  // targets bind here
 
-  // `ports`: arbitration ports (DMA channels, then the host).
-  Bus(sc_core::sc_module_name name, const config::HardwareConfig& config, const Clocks& clocks,
-      uint32_t ports, Tracer* tracer);
+  // `params.ports`: arbitration ports (DMA channels, then the host).
+  Bus(sc_core::sc_module_name name, const BusModelParams& params, const Clocks& clocks,
+      Tracer* tracer);
 
   // Routes [base, base + size) to the target bound at initiator_socket index `target`.
   void map(uint32_t target, uint64_t base, uint64_t size, const std::string& name);
@@ -100,8 +100,7 @@ class Bus : public sc_core::sc_module {
   TransactionRecord named(TransactionRecord record) const;
 
   Clocks clocks_;
-  uint32_t width_bytes_;
-  uint64_t latency_cycles_;
+  timing::BusTiming timing_;
   std::vector<Range> ranges_;
   std::vector<std::string> initiator_names_;
   timing::BusScheduler scheduler_;

@@ -4,7 +4,7 @@
 
 #include <systemc>
 
-#include "hilsim/config/hardware_config.h"
+#include "hilsim/timing/platform_timing.h"
 
 namespace hilsim::model {
 
@@ -13,7 +13,7 @@ struct Clocks {
   sc_core::sc_time bus;
   sc_core::sc_time cpu;
 
-  static Clocks fromConfig(const config::HardwareConfig& config);
+  static Clocks fromTiming(const timing::Clocks& clocks);
 };
 
 // Whole cycles of `period` in `t`, rounded to nearest.

@@ -15,11 +15,11 @@
 #include <tlm>
 #include <vector>
 
-#include "hilsim/config/hardware_config.h"
 #include "hilsim/drv/regs.h"
 #include "hilsim/model/bus.h"
 #include "hilsim/model/clocks.h"
 #include "hilsim/model/memory.h"
+#include "hilsim/model/params.h"
 #include "hilsim/model/tracer.h"
 
 namespace hilsim::model {
@@ -65,8 +65,8 @@ class DmaEngine : public sc_core::sc_module, public BusClient {
  public:
   tlm_utils::simple_initiator_socket<DmaEngine> socket;
 
-  DmaEngine(sc_core::sc_module_name name, const config::HardwareConfig& config,
-            const Clocks& clocks, Bus& bus, Tracer* tracer);
+  DmaEngine(sc_core::sc_module_name name, const DmaParams& params, const Clocks& clocks, Bus& bus,
+            Tracer* tracer);
 
   // Queues a request; the sink is told when it completes. The request must stay alive until then.
   void submit(DmaRequest* request);

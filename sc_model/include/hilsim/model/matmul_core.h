@@ -8,12 +8,12 @@
 #include <systemc>
 #include <vector>
 
-#include "hilsim/config/hardware_config.h"
 #include "hilsim/drv/driver.h"
 #include "hilsim/drv/regs.h"
 #include "hilsim/model/clocks.h"
 #include "hilsim/model/dma_engine.h"
 #include "hilsim/model/memory.h"
+#include "hilsim/model/params.h"
 #include "hilsim/model/tracer.h"
 #include "hilsim/timing/core_timing.h"
 
@@ -35,7 +35,7 @@ struct CoreResult {
 
 class MatmulCore : public sc_core::sc_module, public DmaSink {
  public:
-  MatmulCore(sc_core::sc_module_name name, uint32_t id, const config::HardwareConfig& config,
+  MatmulCore(sc_core::sc_module_name name, uint32_t id, const CoreParams& params,
              const Clocks& clocks, DmaEngine& dma, Memory& sram, CoreListener& listener,
              Tracer* tracer);
 

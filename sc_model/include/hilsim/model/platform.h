@@ -18,6 +18,7 @@
 #include "hilsim/model/clocks.h"
 #include "hilsim/model/host_cpu.h"
 #include "hilsim/model/memory.h"
+#include "hilsim/model/params.h"
 #include "hilsim/model/tracer.h"
 
 namespace hilsim::model {
@@ -32,6 +33,7 @@ class Platform : public sc_core::sc_module {
   Memory& memory() { return *memory_; }
   Bus& bus() { return *bus_; }
   const Clocks& clocks() const { return clocks_; }
+  const timing::PlatformTiming& timing() const { return timing_; }
   const config::HardwareConfig& config() const { return config_; }
   // Simulated time in picoseconds as the calling process sees it: the host CPU's local time on
   // its thread, the kernel's time elsewhere. Stamps log lines.
@@ -46,6 +48,7 @@ class Platform : public sc_core::sc_module {
   void watchdog();
 
   const config::HardwareConfig config_;
+  const timing::PlatformTiming timing_;
   Clocks clocks_;
   std::unique_ptr<Bus> bus_;
   std::unique_ptr<Memory> memory_;

@@ -1,21 +1,34 @@
 #pragma once
-// Analytical prediction of a planned layer's accelerated cycles, used to decide whether to
-// offload and to find break-even sizes. The simulator measures the real figure; this estimate
-// follows the same formulas (core_timing.h, bus_scheduler.h) with bus contention approximated by
-// an even share of the bus among the cores loading at the same time.
+// The planner's view of an accelerated layer: the job a plan makes (for the timing model's
+// timeline, timing/job_timeline.h), the split of an invocation's cycles into fixed and variable
+// parts (applied alike to the estimate and to what the simulator measured), the prediction, and
+// the break-even size of a shape family.
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
+#include "hilsim/rt/layer_record.h"
 #include "hilsim/rt/plan/chunk_plan.h"
 #include "hilsim/timing/cpu_cost_model.h"
+#include "hilsim/timing/job_timeline.h"
 #include "hilsim/timing/platform_timing.h"
 
 namespace hilsim::rt::plan {
 
+// The job the plan makes, and the driver's register traffic for it.
+timing::JobWork jobWork(const Plan& plan);
+timing::DriverTraffic driverTraffic(const Plan& plan);
+
+// The report's breakdown of an accelerated invocation from the host's steps (host cycles from
+// the kernel's start) and the cores' counters; `upload_bytes` are the bytes placed this time.
+AccelBreakdown splitCycles(const Plan& plan, const timing::Clocks& clocks,
+                           const timing::JobSteps& steps,
+                           const std::vector<timing::CoreCounts>& cores, uint64_t upload_bytes);
+
 struct Prediction {
-  uint64_t cycles = 0;        // host-clock cycles of the accelerated layer
-  uint64_t fixed_cycles = 0;  // the part that does not grow with the layer
+  uint64_t cycles = 0;  // host-clock cycles of the accelerated layer, weights in place
+  uint64_t fixed_cycles = 0;
   uint64_t variable_cycles = 0;
 };
 
