@@ -2,9 +2,18 @@
 
 #include <cstring>
 
+#include "hilsim/base/log.h"
+
 namespace hilsim::model {
 
 namespace regs = drv::regs;
+
+namespace {
+spdlog::logger& logger() {
+  static const std::shared_ptr<spdlog::logger> instance = log::get("accel");
+  return *instance;
+}
+}  // namespace
 
 Accelerator::Accelerator(sc_core::sc_module_name name, const AccelParams& params,
                          const Clocks& clocks, Bus& bus, Tracer* tracer, uint64_t mem_base,
@@ -230,9 +239,12 @@ void Accelerator::startJob(const sc_core::sc_time& delay) {
       ++cores_pending_;
       cores_[c]->start(job_table_, current_job_, delay);
     }
+  logger().debug("job {} starts on {} cores (mask {:#x})", current_job_, cores_pending_,
+                 core_mask_);
 }
 
 void Accelerator::softReset(const sc_core::sc_time& delay) {
+  logger().debug("soft reset");
   for (auto& core : cores_) core->abort();
   dma_->reset();
   busy_ = done_ = error_ = false;
@@ -257,6 +269,11 @@ void Accelerator::coreDone(uint32_t core) {
   busy_ = false;
   done_ = true;
   ++job_count_;
+  if (error_)
+    logger().debug("job {} failed on core {}: {}", current_job_, error_core_,
+                   regs::errorName(error_code_));
+  else
+    logger().debug("job {} done", current_job_);
   last_done_ = sc_core::sc_time_stamp();
   irq_status_ |= error_ ? regs::IRQ_ERROR : regs::IRQ_DONE;
   if (irq_lost_job_ >= 0 && current_job_ == static_cast<uint32_t>(irq_lost_job_)) {

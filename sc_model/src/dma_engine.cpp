@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "hilsim/base/log.h"
 #include "hilsim/model/bulk_transfer.h"
 
 namespace hilsim::model {
@@ -143,6 +144,11 @@ bool DmaEngine::moveData(DmaRequest& r, sc_core::sc_time* latency) {
 }
 
 void DmaEngine::start(uint32_t ch, DmaRequest* r) {
+  static const std::shared_ptr<spdlog::logger> logger = log::get("dma");
+  // Per transfer: compiled out of release builds.
+  SPDLOG_LOGGER_TRACE(logger, "channel {}: {} bytes {} 0x{:x} for core {}", ch, r->bytes(),
+                      r->direction == DmaRequest::Direction::kToLocal ? "from" : "to", r->mem_addr,
+                      r->requester);
   channel_[ch] = r;
   const sc_core::sc_time now = sc_core::sc_time_stamp();
   const sc_core::sc_time begin = std::max(now, r->not_before);

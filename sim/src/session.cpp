@@ -71,6 +71,10 @@ void runSession(const config::HardwareConfig& config, Mode mode, model::Tracer* 
                 const std::function<void(HostSide&)>& program) {
   static std::unique_ptr<model::Platform> platform;
   platform = std::make_unique<model::Platform>("platform", config, tracer);
+  log::get("sim")->debug("platform: {} cores of {}x{} ({}), {}-byte bus, {} MHz host CPU ({})",
+                         config.accel.num_cores, config.accel.core.array_rows,
+                         config.accel.core.array_cols, config::toString(config.accel.core.dataflow),
+                         config.bus.width_bytes, config.cpu.clock_mhz, config.cpu.preset);
   model::Platform& p = *platform;
   const TimeStamping stamping(p);
   model::runOnPlatform(p, [&] {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "hilsim/base/log.h"
 #include "hilsim/drv/regs.h"
 #include "hilsim/errors.h"
 #include "hilsim/rt/kernels/fully_connected_common.h"
@@ -39,6 +40,11 @@ void AccelContext::note(const std::string& message) {
 }
 
 namespace {
+
+spdlog::logger& logger() {
+  static const std::shared_ptr<spdlog::logger> instance = log::get("runtime");
+  return *instance;
+}
 
 std::string hardwareText(const plan::Hardware& hw) {
   return std::to_string(hw.num_cores) + " cores, " + std::to_string(hw.array_rows) + "x" +
@@ -81,6 +87,9 @@ class FullyConnectedAccel final : public Kernel {
     decision_ = plan::decideForMode(ctx_.mode(), origin, annotated && annotated->decision.offload,
                                     annotated ? annotated->decision.reason : std::string(),
                                     predicted, ref_cycles_);
+    logger().debug("operator {} ({}x{}x{}): {} on {} cores: {}", index_, shape.rows, shape.k,
+                   shape.n, decision_.offload ? "accelerated" : "reference", plan_->chunks.size(),
+                   plan::reasonText(decision_));
     return fullyConnectedWork(params_);
   }
 
