@@ -1,6 +1,6 @@
 // The fixed-point helpers at their edges. Every expected value is worked out by hand from the
 // arithmetic in ../shared/golden/README.md (noted beside it), not by calling the code under test.
-// The core's independent requantization (sc_model/core) must agree on every case.
+// The core's independent requantization (datapath/) must agree on every case.
 
 #include <gtest/gtest.h>
 

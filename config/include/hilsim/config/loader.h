@@ -1,6 +1,6 @@
 #pragma once
 // Reads hardware configs: YAML file(s) -> raw values with their source locations -> resolved,
-// validated HardwareConfig. The only code in hilsim that includes yaml-cpp for configs.
+// validated HardwareConfig (through the YAML front end, document.h).
 
 #include <string>
 #include <vector>
