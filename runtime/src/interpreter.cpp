@@ -44,6 +44,13 @@ std::string nodeLabel(const Node& node) {
   }
 }
 
+ModelError arenaTooLarge(const Model& model, uint64_t max_arena_bytes, uint64_t bytes,
+                         const std::string& what) {
+  return ModelError("model '" + model.label() + "': " + what + " needs " + std::to_string(bytes) +
+                    " bytes, more than the " + std::to_string(max_arena_bytes) +
+                    "-byte tensor arena hilsim allows");
+}
+
 }  // namespace
 
 class Interpreter::NodeContext final : public PrepareContext, public InvokeContext {
@@ -120,130 +127,152 @@ Interpreter::Interpreter(Model& model, const OpResolver& resolver, InterpreterOp
 
 Interpreter::~Interpreter() = default;
 
-void Interpreter::allocate() {
-  if (allocated_) return;
-  const size_t num_nodes = nodes_.size();
-  const int last = static_cast<int>(num_nodes);
-  if (inputs_.empty()) throw ModelError("model '" + model_.label() + "' has no input tensor");
-  if (outputs_.empty()) throw ModelError("model '" + model_.label() + "' has no output tensor");
+// First and last node that uses each tensor needing arena memory (-1: none). Model inputs are
+// used from node 0, model outputs and variable tensors until past the last node.
+struct Interpreter::Lifetimes {
+  std::vector<int> first_use, last_use;
 
-  // Lifetimes of every tensor that needs arena memory.
-  std::vector<int> first_use(tensors_.size(), -1), last_use(tensors_.size(), -1);
-  auto touch = [&](const Tensor* t, int when) {
+  explicit Lifetimes(size_t num_tensors) : first_use(num_tensors, -1), last_use(num_tensors, -1) {}
+  void touch(const Tensor* t, int when) {
     if (!t || t->is_constant) return;
     const size_t i = static_cast<size_t>(t->index);
     if (first_use[i] < 0 || when < first_use[i]) first_use[i] = when;
     last_use[i] = std::max(last_use[i], when);
-  };
-  for (Tensor* t : inputs_) touch(t, 0);
+  }
+};
+
+void Interpreter::allocate() {
+  if (allocated_) return;
+  if (inputs_.empty()) throw ModelError("model '" + model_.label() + "' has no input tensor");
+  if (outputs_.empty()) throw ModelError("model '" + model_.label() + "' has no output tensor");
+  const Lifetimes lifetimes = tensorLifetimes();
+  prepareNodes();
+  planMemory(lifetimes);
+  initVariableTensors();
+  allocated_ = true;
+}
+
+Interpreter::Lifetimes Interpreter::tensorLifetimes() const {
+  const int last = static_cast<int>(nodes_.size());
+  Lifetimes lifetimes(tensors_.size());
+  for (Tensor* t : inputs_) lifetimes.touch(t, 0);
   std::vector<bool> has_data(tensors_.size(), false);
   for (Tensor* t : inputs_) has_data[static_cast<size_t>(t->index)] = true;
-  for (Tensor& t : tensors_)
+  for (const Tensor& t : tensors_)
     if (t.is_constant || t.is_variable) has_data[static_cast<size_t>(t.index)] = true;
-
-  for (size_t n = 0; n < num_nodes; ++n) {
-    Node& node = nodes_[n];
-    for (Tensor* t : node.inputs) {
-      if (!t) continue;
-      if (!has_data[static_cast<size_t>(t->index)])
-        throw ModelError("model '" + model_.label() + "': " + nodeLabel(node) + ": input tensor " +
-                         std::to_string(t->index) + " ('" + t->name +
-                         "') has no data: it is not a model input, not produced by an "
-                         "earlier operator, and its buffer is empty");
-      touch(t, static_cast<int>(n));
-    }
-    for (Tensor* t : node.outputs) {
-      if (t->is_constant)
-        throw ModelError("model '" + model_.label() + "': " + nodeLabel(node) + ": output tensor " +
-                         std::to_string(t->index) + " ('" + t->name + "') is a constant");
-      has_data[static_cast<size_t>(t->index)] = true;
-      touch(t, static_cast<int>(n));
-    }
-  }
+  for (size_t n = 0; n < nodes_.size(); ++n) traceNode(n, has_data, lifetimes);
   for (Tensor* t : outputs_) {
     if (!has_data[static_cast<size_t>(t->index)])
       throw ModelError("model '" + model_.label() + "': output tensor " + std::to_string(t->index) +
                        " ('" + t->name + "') is never written");
-    touch(t, last);
+    lifetimes.touch(t, last);
   }
-  for (Tensor& t : tensors_)
+  for (const Tensor& t : tensors_)
     if (t.is_variable && !t.is_constant) {
-      touch(&t, 0);
-      touch(&t, last);
+      lifetimes.touch(&t, 0);
+      lifetimes.touch(&t, last);
     }
   for (size_t i = 0; i < tensors_.size(); ++i)
-    if (first_use[i] >= 0 && typeSize(tensors_[i].type) == 0)
+    if (lifetimes.first_use[i] >= 0 && typeSize(tensors_[i].type) == 0)
       throw ModelError("model '" + model_.label() + "': tensor " + std::to_string(i) + " ('" +
                        tensors_[i].name + "') has unsupported type " + typeName(tensors_[i].type));
+  return lifetimes;
+}
 
-  // Prepare every node (all validation happens here).
+void Interpreter::traceNode(size_t n, std::vector<bool>& has_data, Lifetimes& lifetimes) const {
+  const Node& node = nodes_[n];
+  for (const Tensor* t : node.inputs) {
+    if (!t) continue;
+    if (!has_data[static_cast<size_t>(t->index)])
+      throw ModelError("model '" + model_.label() + "': " + nodeLabel(node) + ": input tensor " +
+                       std::to_string(t->index) + " ('" + t->name +
+                       "') has no data: it is not a model input, not produced by an "
+                       "earlier operator, and its buffer is empty");
+    lifetimes.touch(t, static_cast<int>(n));
+  }
+  for (const Tensor* t : node.outputs) {
+    if (t->is_constant)
+      throw ModelError("model '" + model_.label() + "': " + nodeLabel(node) + ": output tensor " +
+                       std::to_string(t->index) + " ('" + t->name + "') is a constant");
+    has_data[static_cast<size_t>(t->index)] = true;
+    lifetimes.touch(t, static_cast<int>(n));
+  }
+}
+
+void Interpreter::prepareNodes() {
+  const size_t num_nodes = nodes_.size();
   kernels_.clear();
   work_.assign(num_nodes, OpWork{});
   ref_cycles_.assign(num_nodes, 0);
   scratch_sizes_.assign(num_nodes, {});
   scratch_offsets_.assign(num_nodes, {});
-  for (size_t n = 0; n < num_nodes; ++n) {
-    Node& node = nodes_[n];
-    const KernelFactory* factory =
-        node.op == tflite::BuiltinOperator::CUSTOM ? nullptr : resolver_.find(node.op);
-    if (!factory) {
-      const std::string label = model_.operatorLabel(*node.op_fb);
-      throw ModelError("model '" + model_.label() + "': operator " + std::to_string(node.index) +
-                       " (" + label + "): unsupported operator " + label +
-                       " (hilsim has no kernel for it)");
-    }
-    try {
-      kernels_.push_back((*factory)());
-      NodeContext ctx(*this, n);
-      work_[n] = kernels_.back()->prepare(ctx, node);
-    } catch (...) {
-      rethrowForNode(model_, node);
-    }
-    ref_cycles_[n] = options_.cost_model.cycles(node.op, work_[n]);
-  }
+  for (size_t n = 0; n < num_nodes; ++n) prepareNode(n);
+}
 
-  // Plan: tensors first, then scratch buffers (each alive during its node only).
-  std::vector<ArenaRequest> requests;
-  std::vector<Tensor*> request_tensor;
-  const auto tooLarge = [&](uint64_t bytes, const std::string& what) {
-    return ModelError("model '" + model_.label() + "': " + what + " needs " +
-                      std::to_string(bytes) + " bytes, more than the " +
-                      std::to_string(options_.max_arena_bytes) +
-                      "-byte tensor arena hilsim allows");
-  };
-  for (size_t i = 0; i < tensors_.size(); ++i) {
-    if (first_use[i] < 0) continue;
-    if (tensors_[i].bytes > options_.max_arena_bytes)
-      throw tooLarge(tensors_[i].bytes,
-                     "tensor " + std::to_string(i) + " ('" + tensors_[i].name + "')");
-    requests.push_back({tensors_[i].bytes, first_use[i], last_use[i]});
-    request_tensor.push_back(&tensors_[i]);
+void Interpreter::prepareNode(size_t n) {
+  Node& node = nodes_[n];
+  const KernelFactory* factory =
+      node.op == tflite::BuiltinOperator::CUSTOM ? nullptr : resolver_.find(node.op);
+  if (!factory) {
+    const std::string label = model_.operatorLabel(*node.op_fb);
+    throw ModelError("model '" + model_.label() + "': operator " + std::to_string(node.index) +
+                     " (" + label + "): unsupported operator " + label +
+                     " (hilsim has no kernel for it)");
   }
-  const size_t first_scratch = requests.size();
-  for (size_t n = 0; n < num_nodes; ++n)
-    for (size_t bytes : scratch_sizes_[n]) {
-      if (bytes > options_.max_arena_bytes)
-        throw tooLarge(bytes, "a scratch buffer of operator " + std::to_string(n));
-      requests.push_back({bytes, static_cast<int>(n), static_cast<int>(n)});
-    }
+  try {
+    kernels_.push_back((*factory)());
+    NodeContext ctx(*this, n);
+    work_[n] = kernels_.back()->prepare(ctx, node);
+  } catch (...) {
+    rethrowForNode(model_, node);
+  }
+  ref_cycles_[n] = options_.cost_model.cycles(node.op, work_[n]);
+}
+
+void Interpreter::planMemory(const Lifetimes& lifetimes) {
+  std::vector<Tensor*> arena_tensors;
+  const std::vector<ArenaRequest> requests = arenaRequests(lifetimes, arena_tensors);
   plan_ = planArena(requests);
   if (plan_.total_bytes > options_.max_arena_bytes)
-    throw tooLarge(plan_.total_bytes, "the tensor arena");
+    throw arenaTooLarge(model_, options_.max_arena_bytes, plan_.total_bytes, "the tensor arena");
   arena_.assign(plan_.total_bytes, 0);
-  for (size_t r = 0; r < first_scratch; ++r)
-    request_tensor[r]->data = arena_.data() + plan_.offsets[r];
-  size_t r = first_scratch;
-  for (size_t n = 0; n < num_nodes; ++n)
+  for (size_t r = 0; r < arena_tensors.size(); ++r)
+    arena_tensors[r]->data = arena_.data() + plan_.offsets[r];
+  size_t r = arena_tensors.size();
+  for (size_t n = 0; n < nodes_.size(); ++n)
     for (size_t s = 0; s < scratch_sizes_[n].size(); ++s)
       scratch_offsets_[n].push_back(plan_.offsets[r++]);
+}
 
-  // Variable tensors start at their zero point, as in TensorFlow Lite Micro.
+std::vector<ArenaRequest> Interpreter::arenaRequests(const Lifetimes& lifetimes,
+                                                     std::vector<Tensor*>& arena_tensors) {
+  const uint64_t max_bytes = options_.max_arena_bytes;
+  std::vector<ArenaRequest> requests;
+  for (size_t i = 0; i < tensors_.size(); ++i) {
+    if (lifetimes.first_use[i] < 0) continue;
+    if (tensors_[i].bytes > max_bytes)
+      throw arenaTooLarge(model_, max_bytes, tensors_[i].bytes,
+                          "tensor " + std::to_string(i) + " ('" + tensors_[i].name + "')");
+    requests.push_back({tensors_[i].bytes, lifetimes.first_use[i], lifetimes.last_use[i]});
+    arena_tensors.push_back(&tensors_[i]);
+  }
+  for (size_t n = 0; n < nodes_.size(); ++n)
+    for (size_t bytes : scratch_sizes_[n]) {
+      if (bytes > max_bytes)
+        throw arenaTooLarge(model_, max_bytes, bytes,
+                            "a scratch buffer of operator " + std::to_string(n));
+      requests.push_back({bytes, static_cast<int>(n), static_cast<int>(n)});
+    }
+  return requests;
+}
+
+// Variable tensors start at their zero point, as in TensorFlow Lite Micro.
+void Interpreter::initVariableTensors() {
   for (Tensor& t : tensors_)
     if (t.is_variable && !t.is_constant && t.data) {
       const int fill = t.type == TensorType::INT8 ? t.quant.zero_point0() : 0;
       std::memset(t.data, fill, t.bytes);
     }
-  allocated_ = true;
 }
 
 std::optional<GemmShape> Interpreter::gemm(size_t node) const {

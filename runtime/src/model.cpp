@@ -54,6 +54,27 @@ void checkQuantRanges(const std::string& label, tflite::TensorType type,
                        typeName(type) + " range " + std::to_string(lo) + ".." + std::to_string(hi));
 }
 
+// Scale and zero-point counts, and per-channel scales along a dimension of the shape.
+void checkQuantization(const std::string& label, tflite::TensorType type, const Shape& shape,
+                       const tflite::QuantizationParameters& q) {
+  const size_t scales = q.scale() ? q.scale()->size() : 0;
+  const size_t zps = q.zero_point() ? q.zero_point()->size() : 0;
+  if (scales && zps && scales != zps)
+    throw ModelError(label + ": " + std::to_string(scales) + " scales but " + std::to_string(zps) +
+                     " zero points");
+  // Converters copy the filter's quantized dimension onto rank-1 bias tensors, so a
+  // vector with one scale per element is accepted whatever dimension it names.
+  const int32_t qd = q.quantized_dimension();
+  const bool along_qd = qd >= 0 && qd < static_cast<int32_t>(shape.size()) &&
+                        static_cast<size_t>(shape[static_cast<size_t>(qd)]) == scales;
+  const bool per_element_vector = shape.size() == 1 && static_cast<size_t>(shape[0]) == scales;
+  if (scales > 1 && !along_qd && !per_element_vector)
+    throw ModelError(label + ": " + std::to_string(scales) +
+                     " per-channel scales do not match quantized dimension " +
+                     std::to_string(q.quantized_dimension()) + " of shape " + shapeString(shape));
+  checkQuantRanges(label, type, q);
+}
+
 }  // namespace
 
 tflite::BuiltinOperator builtinCode(const tflite::OperatorCode& code) {
@@ -111,17 +132,40 @@ Model::Model(std::vector<uint8_t> bytes, std::string label)
   }
 }
 
+// Checks tensor indices against one subgraph's tensor count.
+struct Model::TensorIndexCheck {
+  std::string sg_label;  // "" for the main subgraph, else "subgraph N: "
+  size_t num_tensors;
+
+  // `what` names the indices' owner in messages; -1 (an omitted optional tensor) passes only
+  // with `allow_omitted`.
+  void all(const flatbuffers::Vector<int32_t>* indices, bool allow_omitted,
+           const std::string& what) const {
+    if (!indices) return;
+    for (int32_t index : *indices) {
+      if ((allow_omitted && index == -1) ||
+          (index >= 0 && static_cast<size_t>(index) < num_tensors))
+        continue;
+      throw ModelError(sg_label + what + ": tensor index " + std::to_string(index) +
+                       " out of range (subgraph has " + std::to_string(num_tensors) + " tensors)");
+    }
+  }
+};
+
 void Model::validate() const {
   const auto& m = *model_;
   if (m.version() != kSupportedSchemaVersion)
     throw ModelError("unsupported schema version " + std::to_string(m.version()) +
                      " (hilsim reads version " + std::to_string(kSupportedSchemaVersion) + ")");
   if (!m.subgraphs() || m.subgraphs()->size() == 0) throw ModelError("model has no subgraph");
-  const size_t num_buffers = m.buffers() ? m.buffers()->size() : 0;
-  const size_t num_codes = m.operator_codes() ? m.operator_codes()->size() : 0;
+  validateBuffers();
+  for (size_t s = 0; s < m.subgraphs()->size(); ++s) validateSubgraph(s);
+  validateMetadata();
+}
 
-  for (size_t b = 0; b < num_buffers; ++b) {
-    const tflite::Buffer* buffer = m.buffers()->Get(static_cast<flatbuffers::uoffset_t>(b));
+void Model::validateBuffers() const {
+  for (size_t b = 0; b < numBuffers(); ++b) {
+    const tflite::Buffer* buffer = model_->buffers()->Get(static_cast<flatbuffers::uoffset_t>(b));
     if (buffer->offset() > 1) {
       const uint64_t end = buffer->offset() + buffer->size();
       if (end < buffer->offset() || end > bytes_.size())
@@ -129,89 +173,70 @@ void Model::validate() const {
                          std::to_string(end) + " > " + std::to_string(bytes_.size()) + " bytes)");
     }
   }
+}
 
-  for (size_t s = 0; s < m.subgraphs()->size(); ++s) {
-    const tflite::SubGraph& sg = *m.subgraphs()->Get(static_cast<flatbuffers::uoffset_t>(s));
-    const std::string sg_label = s == 0 ? "" : "subgraph " + std::to_string(s) + ": ";
-    const size_t num_tensors = sg.tensors() ? sg.tensors()->size() : 0;
-
-    for (size_t i = 0; i < num_tensors; ++i) {
-      const tflite::Tensor& t = *sg.tensors()->Get(static_cast<flatbuffers::uoffset_t>(i));
-      const std::string label = sg_label + tensorLabel(t, i);
-      if (t.buffer() >= num_buffers)
-        throw ModelError(label + ": buffer index " + std::to_string(t.buffer()) +
-                         " out of range (model has " + std::to_string(num_buffers) + " buffers)");
-      const Shape shape = readShape(t);
-      int64_t elements = 0;
-      try {
-        elements = elementCount(shape);
-      } catch (const ModelError& e) {
-        throw ModelError(label + ": " + e.what());
-      }
-      if (const tflite::QuantizationParameters* q = t.quantization()) {
-        const size_t scales = q->scale() ? q->scale()->size() : 0;
-        const size_t zps = q->zero_point() ? q->zero_point()->size() : 0;
-        if (scales && zps && scales != zps)
-          throw ModelError(label + ": " + std::to_string(scales) + " scales but " +
-                           std::to_string(zps) + " zero points");
-        // Converters copy the filter's quantized dimension onto rank-1 bias tensors, so a
-        // vector with one scale per element is accepted whatever dimension it names.
-        const int32_t qd = q->quantized_dimension();
-        const bool along_qd = qd >= 0 && qd < static_cast<int32_t>(shape.size()) &&
-                              static_cast<size_t>(shape[static_cast<size_t>(qd)]) == scales;
-        const bool per_element_vector =
-            shape.size() == 1 && static_cast<size_t>(shape[0]) == scales;
-        if (scales > 1 && !along_qd && !per_element_vector)
-          throw ModelError(label + ": " + std::to_string(scales) +
-                           " per-channel scales do not match quantized dimension " +
-                           std::to_string(q->quantized_dimension()) + " of shape " +
-                           shapeString(shape));
-        checkQuantRanges(label, t.type(), *q);
-      }
-      const ConstBytes data = bufferData(t.buffer());
-      const size_t elem = typeSize(t.type());
-      if (data.size > 0 && elem > 0 && data.size < static_cast<uint64_t>(elements) * elem)
-        throw ModelError(label + ": buffer " + std::to_string(t.buffer()) + " holds " +
-                         std::to_string(data.size) + " bytes but a " + typeName(t.type()) + " " +
-                         shapeString(shape) + " tensor needs " +
-                         std::to_string(static_cast<uint64_t>(elements) * elem));
-    }
-
-    auto check_index = [&](int32_t index, bool allow_omitted, const std::string& what) {
-      if ((allow_omitted && index == -1) ||
-          (index >= 0 && static_cast<size_t>(index) < num_tensors))
-        return;
-      throw ModelError(sg_label + what + ": tensor index " + std::to_string(index) +
-                       " out of range (subgraph has " + std::to_string(num_tensors) + " tensors)");
-    };
-    if (sg.inputs())
-      for (int32_t index : *sg.inputs()) check_index(index, false, "subgraph input");
-    if (sg.outputs())
-      for (int32_t index : *sg.outputs()) check_index(index, false, "subgraph output");
-
-    const size_t num_ops = sg.operators() ? sg.operators()->size() : 0;
-    for (size_t o = 0; o < num_ops; ++o) {
-      const tflite::Operator& op = *sg.operators()->Get(static_cast<flatbuffers::uoffset_t>(o));
-      std::string label = sg_label + "operator " + std::to_string(o);
-      if (op.opcode_index() >= num_codes)
-        throw ModelError(label + ": operator code index " + std::to_string(op.opcode_index()) +
-                         " out of range (model has " + std::to_string(num_codes) + " codes)");
-      label += " (" + operatorLabel(op) + ")";
-      if (op.inputs())
-        for (int32_t index : *op.inputs()) check_index(index, true, label + " input");
-      if (op.outputs())
-        for (int32_t index : *op.outputs()) check_index(index, false, label + " output");
-      if (op.intermediates())
-        for (int32_t index : *op.intermediates()) check_index(index, true, label + " intermediate");
-    }
+void Model::validateSubgraph(size_t index) const {
+  const tflite::SubGraph& sg =
+      *model_->subgraphs()->Get(static_cast<flatbuffers::uoffset_t>(index));
+  const std::string sg_label = index == 0 ? "" : "subgraph " + std::to_string(index) + ": ";
+  const size_t num_tensors = sg.tensors() ? sg.tensors()->size() : 0;
+  for (size_t i = 0; i < num_tensors; ++i) {
+    const tflite::Tensor& t = *sg.tensors()->Get(static_cast<flatbuffers::uoffset_t>(i));
+    validateTensor(t, sg_label + tensorLabel(t, i));
   }
+  const TensorIndexCheck check{sg_label, num_tensors};
+  check.all(sg.inputs(), false, "subgraph input");
+  check.all(sg.outputs(), false, "subgraph output");
+  const size_t num_ops = sg.operators() ? sg.operators()->size() : 0;
+  for (size_t o = 0; o < num_ops; ++o)
+    validateOperator(*sg.operators()->Get(static_cast<flatbuffers::uoffset_t>(o)),
+                     sg_label + "operator " + std::to_string(o), check);
+}
 
-  if (m.metadata()) {
-    for (const tflite::Metadata* md : *m.metadata())
-      if (md->buffer() >= num_buffers)
-        throw ModelError("metadata '" + (md->name() ? md->name()->str() : std::string()) +
-                         "': buffer index " + std::to_string(md->buffer()) + " out of range");
+void Model::validateTensor(const tflite::Tensor& t, const std::string& label) const {
+  if (t.buffer() >= numBuffers())
+    throw ModelError(label + ": buffer index " + std::to_string(t.buffer()) +
+                     " out of range (model has " + std::to_string(numBuffers()) + " buffers)");
+  const Shape shape = readShape(t);
+  int64_t elements = 0;
+  try {
+    elements = elementCount(shape);
+  } catch (const ModelError& e) {
+    throw ModelError(label + ": " + e.what());
   }
+  if (const tflite::QuantizationParameters* q = t.quantization())
+    checkQuantization(label, t.type(), shape, *q);
+  const ConstBytes data = bufferData(t.buffer());
+  const size_t elem = typeSize(t.type());
+  if (data.size > 0 && elem > 0 && data.size < static_cast<uint64_t>(elements) * elem)
+    throw ModelError(label + ": buffer " + std::to_string(t.buffer()) + " holds " +
+                     std::to_string(data.size) + " bytes but a " + typeName(t.type()) + " " +
+                     shapeString(shape) + " tensor needs " +
+                     std::to_string(static_cast<uint64_t>(elements) * elem));
+}
+
+void Model::validateOperator(const tflite::Operator& op, std::string label,
+                             const TensorIndexCheck& check) const {
+  const size_t num_codes = model_->operator_codes() ? model_->operator_codes()->size() : 0;
+  if (op.opcode_index() >= num_codes)
+    throw ModelError(label + ": operator code index " + std::to_string(op.opcode_index()) +
+                     " out of range (model has " + std::to_string(num_codes) + " codes)");
+  label += " (" + operatorLabel(op) + ")";
+  check.all(op.inputs(), true, label + " input");
+  check.all(op.outputs(), false, label + " output");
+  check.all(op.intermediates(), true, label + " intermediate");
+}
+
+void Model::validateMetadata() const {
+  if (!model_->metadata()) return;
+  for (const tflite::Metadata* md : *model_->metadata())
+    if (md->buffer() >= numBuffers())
+      throw ModelError("metadata '" + (md->name() ? md->name()->str() : std::string()) +
+                       "': buffer index " + std::to_string(md->buffer()) + " out of range");
+}
+
+size_t Model::numBuffers() const {
+  return model_->buffers() ? model_->buffers()->size() : 0;
 }
 
 tflite::BuiltinOperator Model::opCode(const tflite::Operator& op) const {

@@ -9,6 +9,18 @@ namespace {
 // Trace phases of a core (traces/README.md).
 enum Phase : uint64_t { kIdle = 0, kStartup = 1, kLoad = 2, kCompute = 3, kStore = 4 };
 
+core::TileParams tileParams(const drv::regs::JobDescriptor& d, uint32_t features) {
+  core::TileParams tp;
+  tp.rows = d.rows;
+  tp.k = d.k;
+  tp.features = features;
+  tp.input_zero_point = d.input_zero_point;
+  tp.output_zero_point = d.output_zero_point;
+  tp.act_min = d.act_min;
+  tp.act_max = d.act_max;
+  return tp;
+}
+
 }  // namespace
 
 MatmulCore::MatmulCore(sc_core::sc_module_name name, uint32_t id, const CoreParams& params,
@@ -108,148 +120,180 @@ DmaRequest MatmulCore::makeRequest(DmaRequest::Direction dir, uint64_t mem_addr,
   return r;
 }
 
+// A step ends a job when it fails (counters recorded) or finds the job aborted (nothing more
+// recorded); otherwise the next step goes on.
 void MatmulCore::execute() {
-  using drv::regs::ErrorCode;
-  using Dir = DmaRequest::Direction;
-  const sc_core::sc_time t_start = sc_core::sc_time_stamp();
-  drv::CoreCounters& counters = result_.counters;
+  running_ = RunningJob{};
+  running_.start = sc_core::sc_time_stamp();
   if (tracer_) {
     tracer_->set(sig_busy_, 1);
     tracer_->set(sig_phase_, kStartup);
   }
+  Step step = fetchDescriptor();
+  if (step == Step::kGoOn) step = acceptDescriptor();
+  if (step == Step::kGoOn) step = loadInputAndFirstTile();
+  if (step == Step::kGoOn) step = computeAndStoreTiles();
+  if (step == Step::kGoOn) step = waitForStores();
+  if (step == Step::kAborted) return;
+  drv::CoreCounters& counters = result_.counters;
+  counters.busy_cycles =
+      static_cast<uint32_t>(accelCycles(sc_core::sc_time_stamp() - running_.start));
+  counters.stall_cycles = static_cast<uint32_t>(running_.stall_cycles);
+}
 
-  // Start-up, then fetch this core's descriptor from the job table.
-  desc_req_ = makeRequest(Dir::kToLocal, table_addr_ + uint64_t{id_} * drv::regs::kDescriptorBytes,
-                          0, drv::regs::kDescriptorBytes);
+MatmulCore::Step MatmulCore::fetchDescriptor() {
+  const uint64_t table_entry = table_addr_ + uint64_t{id_} * drv::regs::kDescriptorBytes;
+  desc_req_ =
+      makeRequest(DmaRequest::Direction::kToLocal, table_entry, 0, drv::regs::kDescriptorBytes);
   desc_req_.local_memory = nullptr;  // into the core's descriptor registers, not its SRAM
   desc_req_.local = descriptor_;
-  desc_req_.not_before = t_start + startup_;
+  desc_req_.not_before = running_.start + startup_;
   dma_.submit(&desc_req_);
-  if (!waitFor(desc_req_)) return;
-  uint64_t stall = desc_req_.stall_cycles;
-  auto finish = [&] {
-    counters.busy_cycles = static_cast<uint32_t>(accelCycles(sc_core::sc_time_stamp() - t_start));
-    counters.stall_cycles = static_cast<uint32_t>(stall);
-  };
-  if (desc_req_.error) {
-    fail(desc_req_.error_code, desc_req_.error_addr);
-    return finish();
-  }
-  const drv::regs::JobDescriptor d = drv::regs::decodeDescriptor(descriptor_);
-  const uint64_t sram_bytes = sram_.size();
-  const uint64_t input_bytes = uint64_t{d.rows} * d.k;
+  if (!waitFor(desc_req_)) return Step::kAborted;
+  running_.stall_cycles = desc_req_.stall_cycles;
+  return failOnError(desc_req_);
+}
+
+MatmulCore::Step MatmulCore::acceptDescriptor() {
+  running_.desc = drv::regs::decodeDescriptor(descriptor_);
+  const drv::regs::JobDescriptor& d = running_.desc;
+  running_.input_bytes = uint64_t{d.rows} * d.k;
+  running_.output_bytes = uint64_t{d.rows} * d.n_count;
+  running_.double_buffer = (d.flags & drv::regs::DESC_FLAG_DOUBLE_BUFFER) != 0 && double_buffer_;
   const uint64_t tile_bytes = uint64_t{d.tile_n} * (uint64_t{d.k} + drv::regs::kParamBytes);
-  const uint64_t output_bytes = uint64_t{d.rows} * d.n_count;
-  const bool db = (d.flags & drv::regs::DESC_FLAG_DOUBLE_BUFFER) != 0 && double_buffer_;
-  auto fits = [&](uint64_t offset, uint64_t bytes) {
-    return offset <= sram_bytes && bytes <= sram_bytes - offset;
-  };
   if (d.magic != drv::regs::kDescriptorMagic || d.version != drv::regs::kDescriptorVersion ||
       d.rows == 0 || d.k == 0 || d.n_count == 0 || d.tile_n == 0 ||
       d.num_tiles != (d.n_count + d.tile_n - 1) / d.tile_n || d.act_min > d.act_max ||
       d.output_row_stride < d.n_count) {
-    fail(ErrorCode::kBadDescriptor);
-    return finish();
+    fail(drv::regs::ErrorCode::kBadDescriptor);
+    return Step::kFailed;
   }
-  if (!fits(d.sram_input, input_bytes) || !fits(d.sram_tile[0], tile_bytes) ||
-      (db && !fits(d.sram_tile[1], tile_bytes)) || !fits(d.sram_output, output_bytes)) {
-    fail(ErrorCode::kSramOverflow);
-    return finish();
+  if (!fitsSram(d.sram_input, running_.input_bytes) || !fitsSram(d.sram_tile[0], tile_bytes) ||
+      (running_.double_buffer && !fitsSram(d.sram_tile[1], tile_bytes)) ||
+      !fitsSram(d.sram_output, running_.output_bytes)) {
+    fail(drv::regs::ErrorCode::kSramOverflow);
+    return Step::kFailed;
   }
-  const sc_core::sc_time t_first = sc_core::sc_time_stamp();
-  counters.startup_cycles = static_cast<uint32_t>(accelCycles(t_first - t_start));
+  result_.counters.startup_cycles =
+      static_cast<uint32_t>(accelCycles(sc_core::sc_time_stamp() - running_.start));
+  return Step::kGoOn;
+}
 
-  // Input and the first tile.
+MatmulCore::Step MatmulCore::loadInputAndFirstTile() {
+  const drv::regs::JobDescriptor& d = running_.desc;
   if (tracer_) tracer_->set(sig_phase_, kLoad);
-  input_req_ = makeRequest(Dir::kToLocal, d.input_addr, d.sram_input, input_bytes);
+  input_req_ = makeRequest(DmaRequest::Direction::kToLocal, d.input_addr, d.sram_input,
+                           running_.input_bytes);
   dma_.submit(&input_req_);
-  auto loadTile = [&](uint32_t t) {
-    DmaRequest& r = tile_req_[db ? t % 2 : 0];
-    r = makeRequest(Dir::kToLocal, d.tiles_addr + uint64_t{t} * d.tile_stride,
-                    d.sram_tile[db ? t % 2 : 0], drv::regs::tileBlockBytes(d, t));
-    dma_.submit(&r);
-  };
   loadTile(0);
   out_reqs_.assign(d.num_tiles, DmaRequest{});
-  sc_core::sc_time load_wait, compute, store_wait;
   const sc_core::sc_time t_load = sc_core::sc_time_stamp();
-  if (!waitFor(input_req_) || !waitFor(tile_req_[0])) return;
-  load_wait += sc_core::sc_time_stamp() - t_load;
-  stall += input_req_.stall_cycles + tile_req_[0].stall_cycles;
-  for (const DmaRequest* r : {&input_req_, &tile_req_[0]})
-    if (r->error) {
-      fail(r->error_code, r->error_addr);
-      return finish();
-    }
+  if (!waitFor(input_req_) || !waitFor(tile_req_[0])) return Step::kAborted;
+  running_.load_wait += sc_core::sc_time_stamp() - t_load;
+  running_.stall_cycles += input_req_.stall_cycles + tile_req_[0].stall_cycles;
+  const Step step = failOnError(input_req_);
+  return step == Step::kGoOn ? failOnError(tile_req_[0]) : step;
+}
 
-  core::TileParams tp;
-  tp.rows = d.rows;
-  tp.k = d.k;
-  tp.input_zero_point = d.input_zero_point;
-  tp.output_zero_point = d.output_zero_point;
-  tp.act_min = d.act_min;
-  tp.act_max = d.act_max;
+// With double buffering the next tile loads during the compute, else after it.
+MatmulCore::Step MatmulCore::computeAndStoreTiles() {
+  const drv::regs::JobDescriptor& d = running_.desc;
   for (uint32_t t = 0; t < d.num_tiles; ++t) {
-    const uint32_t buffer = db ? t % 2 : 0;
-    if (db && t + 1 < d.num_tiles) loadTile(t + 1);
-    // Compute the tile: the arithmetic now, the time as SCALE-Sim counts it.
-    tp.features = static_cast<uint32_t>(drv::regs::tileFeatures(d, t));
-    const uint64_t block_bytes = drv::regs::tileBlockBytes(d, t);
-    const uint8_t* block = sram_.view(d.sram_tile[buffer], block_bytes);
-    int8_t* outputs = reinterpret_cast<int8_t*>(sram_.writable(d.sram_output, output_bytes));
-    if (tracer_) {
-      tracer_->set(sig_phase_, kCompute);
-      tracer_->set(sig_tile_, t);
-    }
-    core::computeTile(tp, reinterpret_cast<const int8_t*>(sram_.view(d.sram_input, input_bytes)),
-                      reinterpret_cast<const int8_t*>(block), block + uint64_t{tp.features} * d.k,
-                      outputs + uint64_t{t} * d.tile_n, d.n_count);
-    const timing::ComputeCycles cc =
-        timing::computeCycles(dataflow_, array_, d.rows, d.k, tp.features);
-    const sc_core::sc_time compute_time = clocks_.accel * static_cast<double>(cc.cycles);
-    wait(compute_time);
-    if (aborted()) return;
-    compute += compute_time;
-    ++counters.tiles;
-
-    // Store the tile's outputs (rows x features, strided in memory) while going on.
-    DmaRequest& out = out_reqs_[t];
-    out = makeRequest(Dir::kToMemory, d.output_addr + uint64_t{t} * d.tile_n,
-                      d.sram_output + uint64_t{t} * d.tile_n, tp.features);
-    out.rows = d.rows;
-    out.mem_stride = d.output_row_stride;
-    out.local_stride = d.n_count;
-    dma_.submit(&out);
-
+    if (running_.double_buffer && t + 1 < d.num_tiles) loadTile(t + 1);
+    const uint32_t features = static_cast<uint32_t>(drv::regs::tileFeatures(d, t));
+    if (!computeTile(t, features)) return Step::kAborted;
+    storeTile(t, features);
     if (t + 1 < d.num_tiles) {
-      if (!db) loadTile(t + 1);
-      DmaRequest& next = tile_req_[db ? (t + 1) % 2 : 0];
-      if (!next.done && tracer_) tracer_->set(sig_phase_, kLoad);
-      const sc_core::sc_time t_wait = sc_core::sc_time_stamp();
-      if (!waitFor(next)) return;
-      load_wait += sc_core::sc_time_stamp() - t_wait;
-      stall += next.stall_cycles;
-      if (next.error) {
-        fail(next.error_code, next.error_addr);
-        return finish();
-      }
+      if (!running_.double_buffer) loadTile(t + 1);
+      const Step step = waitForTile(t + 1);
+      if (step != Step::kGoOn) return step;
     }
   }
+  return Step::kGoOn;
+}
+
+// The arithmetic now, the time as SCALE-Sim counts it.
+bool MatmulCore::computeTile(uint32_t t, uint32_t features) {
+  const drv::regs::JobDescriptor& d = running_.desc;
+  const core::TileParams tp = tileParams(d, features);
+  const uint8_t* block = sram_.view(d.sram_tile[tileBuffer(t)], drv::regs::tileBlockBytes(d, t));
+  int8_t* outputs = reinterpret_cast<int8_t*>(sram_.writable(d.sram_output, running_.output_bytes));
+  if (tracer_) {
+    tracer_->set(sig_phase_, kCompute);
+    tracer_->set(sig_tile_, t);
+  }
+  core::computeTile(tp,
+                    reinterpret_cast<const int8_t*>(sram_.view(d.sram_input, running_.input_bytes)),
+                    reinterpret_cast<const int8_t*>(block), block + uint64_t{features} * d.k,
+                    outputs + uint64_t{t} * d.tile_n, d.n_count);
+  const timing::ComputeCycles cc = timing::computeCycles(dataflow_, array_, d.rows, d.k, features);
+  const sc_core::sc_time compute_time = clocks_.accel * static_cast<double>(cc.cycles);
+  wait(compute_time);
+  if (aborted()) return false;
+  running_.compute += compute_time;
+  ++result_.counters.tiles;
+  return true;
+}
+
+// Rows x features, strided in memory; the core goes on while it stores.
+void MatmulCore::storeTile(uint32_t t, uint32_t features) {
+  const drv::regs::JobDescriptor& d = running_.desc;
+  DmaRequest& out = out_reqs_[t];
+  out = makeRequest(DmaRequest::Direction::kToMemory, d.output_addr + uint64_t{t} * d.tile_n,
+                    d.sram_output + uint64_t{t} * d.tile_n, features);
+  out.rows = d.rows;
+  out.mem_stride = d.output_row_stride;
+  out.local_stride = d.n_count;
+  dma_.submit(&out);
+}
+
+void MatmulCore::loadTile(uint32_t t) {
+  const drv::regs::JobDescriptor& d = running_.desc;
+  DmaRequest& r = tile_req_[tileBuffer(t)];
+  r = makeRequest(DmaRequest::Direction::kToLocal, d.tiles_addr + uint64_t{t} * d.tile_stride,
+                  d.sram_tile[tileBuffer(t)], drv::regs::tileBlockBytes(d, t));
+  dma_.submit(&r);
+}
+
+MatmulCore::Step MatmulCore::waitForTile(uint32_t t) {
+  DmaRequest& r = tile_req_[tileBuffer(t)];
+  if (!r.done && tracer_) tracer_->set(sig_phase_, kLoad);
+  const sc_core::sc_time t_wait = sc_core::sc_time_stamp();
+  if (!waitFor(r)) return Step::kAborted;
+  running_.load_wait += sc_core::sc_time_stamp() - t_wait;
+  running_.stall_cycles += r.stall_cycles;
+  return failOnError(r);
+}
+
+// A failed store does not end the job: the other stores are still waited for.
+MatmulCore::Step MatmulCore::waitForStores() {
   if (tracer_) {
     tracer_->set(sig_phase_, kStore);
     tracer_->set(sig_tile_, std::nullopt);
   }
   const sc_core::sc_time t_store = sc_core::sc_time_stamp();
   for (const DmaRequest& out : out_reqs_) {
-    if (!waitFor(out)) return;
-    stall += out.stall_cycles;
+    if (!waitFor(out)) return Step::kAborted;
+    running_.stall_cycles += out.stall_cycles;
     if (out.error) fail(out.error_code, out.error_addr);
   }
-  store_wait = sc_core::sc_time_stamp() - t_store;
-  counters.load_wait_cycles = static_cast<uint32_t>(accelCycles(load_wait));
-  counters.compute_cycles = static_cast<uint32_t>(accelCycles(compute));
+  const sc_core::sc_time store_wait = sc_core::sc_time_stamp() - t_store;
+  drv::CoreCounters& counters = result_.counters;
+  counters.load_wait_cycles = static_cast<uint32_t>(accelCycles(running_.load_wait));
+  counters.compute_cycles = static_cast<uint32_t>(accelCycles(running_.compute));
   counters.store_wait_cycles = static_cast<uint32_t>(accelCycles(store_wait));
-  finish();
+  return Step::kGoOn;
+}
+
+MatmulCore::Step MatmulCore::failOnError(const DmaRequest& r) {
+  if (!r.error) return Step::kGoOn;
+  fail(r.error_code, r.error_addr);
+  return Step::kFailed;
+}
+
+bool MatmulCore::fitsSram(uint64_t offset, uint64_t bytes) const {
+  const uint64_t sram_bytes = sram_.size();
+  return offset <= sram_bytes && bytes <= sram_bytes - offset;
 }
 
 }  // namespace hilsim::model

@@ -77,6 +77,19 @@ std::string shellQuote(const std::string& s) {
   return out + "'";
 }
 
+std::string commandLine(const std::vector<std::string>& argv) {
+  std::string line;
+  for (const std::string& a : argv) line += (line.empty() ? "" : " ") + shellQuote(a);
+  return line;
+}
+
+// For a YAML double-quoted scalar.
+std::string escapeForDoubleQuotes(const std::string& s) {
+  std::string escaped;
+  for (char c : s) escaped += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
+  return escaped;
+}
+
 // The spec with every path absolute, so DIR holds all that --collect needs.
 void writeResolvedSpec(const SweepSpec& spec, const std::string& path) {
   config::YamlWriter y;
@@ -144,8 +157,24 @@ void writeResolvedSpec(const SweepSpec& spec, const std::string& path) {
   writeFileAtomic(path, y.str());
 }
 
-// Prepares DIR: the resolved spec, generated models, point directories (stale temporary files of
-// killed runs are removed).
+// The point's values and the exact command (add --report r.json to it for the full report).
+std::string pointYaml(const SweepSpec& spec, const SweepPoint& p, const std::string& dir,
+                      const std::string& self) {
+  std::string text = "model: " + p.model->name + "\n";
+  for (const auto& [k, v] : p.values) text += k + ": " + v + "\n";
+  const std::string command = commandLine(pointCommand(self, dir, spec, p));
+  return text + "command: \"" + escapeForDoubleQuotes(command) + "\"\n";
+}
+
+// Temporary files a killed run left in a point directory.
+void removeStaleTemporaries(const std::string& point_dir) {
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(point_dir, ec))
+    if (entry.path().filename().string().find(".tmp.") != std::string::npos)
+      fs::remove(entry.path(), ec);
+}
+
+// Prepares DIR: the resolved spec, generated models, point directories.
 void prepare(const SweepSpec& spec, const std::vector<SweepPoint>& points, const std::string& dir,
              const std::string& self) {
   std::error_code ec;
@@ -161,21 +190,8 @@ void prepare(const SweepSpec& spec, const std::vector<SweepPoint>& points, const
   for (const SweepPoint& p : points) {
     const std::string pd = pointDir(dir, p);
     fs::create_directories(pd, ec);
-    for (const auto& entry : fs::directory_iterator(pd, ec))
-      if (entry.path().filename().string().find(".tmp.") != std::string::npos)
-        fs::remove(entry.path(), ec);
-    // The point's values and the exact command (add --report r.json to it for the full report).
-    std::string text = "model: " + p.model->name + "\n";
-    for (const auto& [k, v] : p.values) text += k + ": " + v + "\n";
-    std::string command;
-    for (const std::string& a : pointCommand(self, dir, spec, p))
-      command += (command.empty() ? "" : " ") + shellQuote(a);
-    text += "command: \"" + [&] {
-      std::string escaped;
-      for (char c : command)
-        escaped += (c == '"' || c == '\\') ? std::string("\\") + c : std::string(1, c);
-      return escaped;
-    }() + "\"\n";
+    removeStaleTemporaries(pd);
+    const std::string text = pointYaml(spec, p, dir, self);
     if (!fs::exists(pd + "/point.yaml")) writeFileAtomic(pd + "/point.yaml", text);
   }
 }
@@ -229,100 +245,154 @@ class Progress {
   size_t last_decile_ = SIZE_MAX;
 };
 
+// Points without results in DIR; the others count as skipped.
+std::vector<const SweepPoint*> unfinishedPoints(const std::vector<SweepPoint>& points,
+                                                const std::string& dir, size_t& skipped) {
+  std::vector<const SweepPoint*> pending;
+  for (const SweepPoint& p : points) {
+    if (finished(dir, p))
+      ++skipped;
+    else
+      pending.push_back(&p);
+  }
+  return pending;
+}
+
+void writeJobList(const std::string& path, const SweepSpec& spec, const std::string& dir,
+                  const std::string& self, const std::vector<const SweepPoint*>& pending) {
+  std::string text;
+  for (const SweepPoint* p : pending) text += commandLine(pointCommand(self, dir, spec, *p)) + "\n";
+  writeFileAtomic(path, text);
+}
+
+// The SIGINT and SIGTERM handlers in place before the sweep caught them.
+struct SavedSignals {
+  struct sigaction interrupt {};
+  struct sigaction terminate {};
+};
+
+SavedSignals catchStopSignals() {
+  g_stop = false;
+  struct sigaction action {};
+  action.sa_handler = onSignal;
+  sigemptyset(&action.sa_mask);
+  SavedSignals saved;
+  sigaction(SIGINT, &action, &saved.interrupt);
+  sigaction(SIGTERM, &action, &saved.terminate);
+  return saved;
+}
+
+void restoreSignals(const SavedSignals& saved) {
+  sigaction(SIGINT, &saved.interrupt, nullptr);
+  sigaction(SIGTERM, &saved.terminate, nullptr);
+}
+
+// Starts `argv` with stdout discarded and stderr in `log`; returns its pid.
+pid_t spawnPoint(std::vector<std::string> args, const std::string& log) {
+  std::vector<char*> argv;
+  for (std::string& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (rc != 0)
+    throw SimulationError("cannot start a sweep point: " + std::string(std::strerror(rc)));
+  return pid;
+}
+
+// A failed point with its values and the last line of its log.
+std::string failureSummary(const std::string& dir, const SweepPoint& p) {
+  std::string values;
+  for (const auto& [k, v] : p.values) values += " " + k + "=" + v;
+  return "point " + p.id + " (" + p.model->name + values +
+         "): " + lastLine(pointDir(dir, p) + "/log.txt");
+}
+
+// Runs points as child processes, options.jobs at a time. Once a stop signal arrives it starts
+// no more and terminates the running ones, which are then not counted as failed.
+class PointPool {
+ public:
+  PointPool(const SweepSpec& spec, const SweepOptions& options, const std::string& self,
+            SweepOutcome& outcome)
+      : spec_(spec), options_(options), self_(self), outcome_(outcome) {}
+
+  // Counts into the outcome: ran, failed, first_failure, interrupted.
+  void run(const std::vector<const SweepPoint*>& pending) {
+    Progress progress(outcome_.points, outcome_.skipped);
+    progress.update(0, 0, 0, true);
+    size_t next = 0;
+    while ((next < pending.size() && !g_stop) || !running_.empty()) {
+      while (!g_stop && next < pending.size() && running_.size() < options_.jobs)
+        start(*pending[next++]);
+      if (running_.empty()) break;
+      if (g_stop)
+        for (const auto& [pid, p] : running_) ::kill(pid, SIGTERM);
+      int status = 0;
+      const pid_t pid = ::waitpid(-1, &status, 0);
+      if (pid < 0) {
+        if (errno == EINTR) continue;
+        break;
+      }
+      if (finish(pid, status)) progress.update(done_, running_.size(), outcome_.failed);
+    }
+    progress.update(done_, running_.size(), outcome_.failed, true);
+    progress.end();
+    outcome_.interrupted = g_stop;
+  }
+
+ private:
+  void start(const SweepPoint& p) {
+    const pid_t pid = spawnPoint(pointCommand(self_, options_.dir, spec_, p),
+                                 pointDir(options_.dir, p) + "/log.txt");
+    running_[pid] = &p;
+  }
+
+  // Returns false if `pid` is not one of the running points.
+  bool finish(pid_t pid, int status) {
+    const auto it = running_.find(pid);
+    if (it == running_.end()) return false;
+    const SweepPoint& p = *it->second;
+    running_.erase(it);
+    ++done_;
+    ++outcome_.ran;
+    const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && finished(options_.dir, p);
+    if (!ok && !g_stop) {
+      ++outcome_.failed;
+      if (outcome_.first_failure.empty()) outcome_.first_failure = failureSummary(options_.dir, p);
+    }
+    return true;
+  }
+
+  const SweepSpec& spec_;
+  const SweepOptions& options_;
+  const std::string& self_;
+  SweepOutcome& outcome_;
+  std::map<pid_t, const SweepPoint*> running_;
+  size_t done_ = 0;
+};
+
 }  // namespace
 
 SweepOutcome runSweep(const SweepSpec& spec, const SweepOptions& options) {
   const std::vector<SweepPoint> points = expandPoints(spec);
   const std::string self = selfPath();
   prepare(spec, points, options.dir, self);
-  std::vector<const SweepPoint*> pending;
   SweepOutcome outcome;
   outcome.points = points.size();
-  for (const SweepPoint& p : points) {
-    if (finished(options.dir, p))
-      ++outcome.skipped;
-    else
-      pending.push_back(&p);
-  }
-
+  const std::vector<const SweepPoint*> pending =
+      unfinishedPoints(points, options.dir, outcome.skipped);
   if (options.emit_jobs) {
-    std::string text;
-    for (const SweepPoint* p : pending) {
-      std::string line;
-      for (const std::string& a : pointCommand(self, options.dir, spec, *p))
-        line += (line.empty() ? "" : " ") + shellQuote(a);
-      text += line + "\n";
-    }
-    writeFileAtomic(*options.emit_jobs, text);
+    writeJobList(*options.emit_jobs, spec, options.dir, self, pending);
     return outcome;
   }
-
-  // Points run as child processes; Ctrl-C or SIGTERM stop the sweep cleanly.
-  g_stop = false;
-  struct sigaction action {};
-  action.sa_handler = onSignal;
-  sigemptyset(&action.sa_mask);
-  struct sigaction old_int {
-  }, old_term{};
-  sigaction(SIGINT, &action, &old_int);
-  sigaction(SIGTERM, &action, &old_term);
-
-  std::map<pid_t, const SweepPoint*> running;
-  size_t next = 0, done = 0;
-  Progress progress(points.size(), outcome.skipped);
-  progress.update(0, 0, 0, true);
-  while ((next < pending.size() && !g_stop) || !running.empty()) {
-    while (!g_stop && next < pending.size() && running.size() < options.jobs) {
-      const SweepPoint& p = *pending[next++];
-      std::vector<std::string> args = pointCommand(self, options.dir, spec, p);
-      std::vector<char*> argv;
-      for (std::string& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      const std::string log = pointDir(options.dir, p) + "/log.txt";
-      posix_spawn_file_actions_t actions;
-      posix_spawn_file_actions_init(&actions);
-      posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-      posix_spawn_file_actions_addopen(&actions, 2, log.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
-                                       0644);
-      pid_t pid = 0;
-      const int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-      posix_spawn_file_actions_destroy(&actions);
-      if (rc != 0)
-        throw SimulationError("cannot start a sweep point: " + std::string(std::strerror(rc)));
-      running[pid] = &p;
-    }
-    if (running.empty()) break;
-    if (g_stop)
-      for (const auto& [pid, p] : running) ::kill(pid, SIGTERM);
-    int status = 0;
-    const pid_t pid = ::waitpid(-1, &status, 0);
-    if (pid < 0) {
-      if (errno == EINTR) continue;
-      break;
-    }
-    const auto it = running.find(pid);
-    if (it == running.end()) continue;
-    const SweepPoint& p = *it->second;
-    running.erase(it);
-    ++done;
-    ++outcome.ran;
-    const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && finished(options.dir, p);
-    if (!ok && !g_stop) {
-      ++outcome.failed;
-      if (outcome.first_failure.empty()) {
-        std::string values;
-        for (const auto& [k, v] : p.values) values += " " + k + "=" + v;
-        outcome.first_failure = "point " + p.id + " (" + p.model->name + values +
-                                "): " + lastLine(pointDir(options.dir, p) + "/log.txt");
-      }
-    }
-    progress.update(done, running.size(), outcome.failed);
-  }
-  progress.update(done, running.size(), outcome.failed, true);
-  progress.end();
-  outcome.interrupted = g_stop;
-  sigaction(SIGINT, &old_int, nullptr);
-  sigaction(SIGTERM, &old_term, nullptr);
+  // Ctrl-C or SIGTERM stop the sweep cleanly.
+  const SavedSignals saved = catchStopSignals();
+  PointPool(spec, options, self, outcome).run(pending);
+  restoreSignals(saved);
   return outcome;
 }
 

@@ -55,6 +55,22 @@ class Interpreter {
 
  private:
   class NodeContext;
+  struct Lifetimes;
+
+  // The steps of allocate(), in order; each throws ModelError naming the model (and the node).
+
+  // Checks that every tensor read has data and every tensor in use a supported type; finds when
+  // each tensor is in use. traceNode does so for node `n`, marking the tensors it writes.
+  Lifetimes tensorLifetimes() const;
+  void traceNode(size_t n, std::vector<bool>& has_data, Lifetimes& lifetimes) const;
+  void prepareNodes();
+  void prepareNode(size_t n);
+  // Places tensors in use and then scratch buffers (each alive during its node only).
+  void planMemory(const Lifetimes& lifetimes);
+  // Tensor requests (their tensors in `arena_tensors`), then scratch requests.
+  std::vector<ArenaRequest> arenaRequests(const Lifetimes& lifetimes,
+                                          std::vector<Tensor*>& arena_tensors);
+  void initVariableTensors();
 
   Model& model_;
   const OpResolver& resolver_;

@@ -46,7 +46,18 @@ class Model {
 
  private:
   Model(std::vector<uint8_t> bytes, std::string label);
+  struct TensorIndexCheck;
+
+  // Checks run at load; each throws ModelError naming what is wrong (without the model label).
   void validate() const;
+  void validateBuffers() const;
+  void validateSubgraph(size_t index) const;
+  void validateTensor(const tflite::Tensor& t, const std::string& label) const;
+  // `label` names the operator ("operator N", prefixed for subgraphs other than the first).
+  void validateOperator(const tflite::Operator& op, std::string label,
+                        const TensorIndexCheck& check) const;
+  void validateMetadata() const;
+  size_t numBuffers() const;
 
   std::vector<uint8_t> bytes_;
   std::string label_;

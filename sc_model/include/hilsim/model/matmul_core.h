@@ -46,8 +46,39 @@ class MatmulCore : public sc_core::sc_module, public DmaSink {
   const CoreResult& result() const { return result_; }
 
  private:
+  // How a step of a job ends: the job goes on, has failed (fail() called), or was aborted.
+  enum class Step { kGoOn, kFailed, kAborted };
+  // The job being executed: its descriptor and what its steps have measured so far.
+  struct RunningJob {
+    drv::regs::JobDescriptor desc;
+    uint64_t input_bytes = 0;
+    uint64_t output_bytes = 0;
+    bool double_buffer = false;  // asked for by the descriptor and enabled on this core
+    sc_core::sc_time start, load_wait, compute;
+    uint64_t stall_cycles = 0;
+  };
+
   void run();
+  // One job, in the steps below: fetch the descriptor, check it, load the input and the first
+  // tile, compute and store every tile, wait for the stores.
   void execute();
+  Step fetchDescriptor();
+  // Decodes the descriptor and checks it is well formed and fits in the SRAM.
+  Step acceptDescriptor();
+  Step loadInputAndFirstTile();
+  Step computeAndStoreTiles();
+  // Computes tile `t` (`features` outputs per row); false if the job was aborted meanwhile.
+  bool computeTile(uint32_t t, uint32_t features);
+  void storeTile(uint32_t t, uint32_t features);
+  void loadTile(uint32_t t);
+  // Waits for tile `t` to be loaded.
+  Step waitForTile(uint32_t t);
+  Step waitForStores();
+  // Records the error of a finished transfer, if any.
+  Step failOnError(const DmaRequest& r);
+  bool fitsSram(uint64_t offset, uint64_t bytes) const;
+  // The SRAM buffer (0 or 1) that holds tile `t`.
+  uint32_t tileBuffer(uint32_t t) const { return running_.double_buffer ? t % 2 : 0; }
   // Waits until `r` is done; returns false if the job was aborted meanwhile.
   bool waitFor(const DmaRequest& r);
   bool aborted() const { return generation_ != job_generation_; }
@@ -81,6 +112,7 @@ class MatmulCore : public sc_core::sc_module, public DmaSink {
   uint8_t descriptor_[drv::regs::kDescriptorBytes] = {};
   DmaRequest desc_req_, input_req_, tile_req_[2];
   std::vector<DmaRequest> out_reqs_;
+  RunningJob running_;
   CoreResult result_;
 };
 
