@@ -221,7 +221,8 @@ void Model::validateOperator(const tflite::Operator& op, std::string label,
   if (op.opcode_index() >= num_codes)
     throw ModelError(label + ": operator code index " + std::to_string(op.opcode_index()) +
                      " out of range (model has " + std::to_string(num_codes) + " codes)");
-  label += " (" + operatorLabel(op) + ")";
+  // The check names the subgraph itself.
+  label = label.substr(check.sg_label.size()) + " (" + operatorLabel(op) + ")";
   check.all(op.inputs(), true, label + " input");
   check.all(op.outputs(), false, label + " output");
   check.all(op.intermediates(), true, label + " intermediate");
