@@ -161,7 +161,7 @@ KeySpec boolKey(const char* key, Field field, const char* doc) {
 // A key whose value is one of a fixed set of names, each standing for a resolved value.
 template <class Field, class T = Resolved<Field>>
 KeySpec choiceKey(const char* key, Field field, std::vector<std::pair<std::string, T>> choices,
-                  const char* doc) {
+                  const char* doc, const char* derived_default = nullptr) {
   static_assert(std::is_same_v<RawSlot<Field>, RawString>);
   std::vector<std::string> names;
   for (const auto& c : choices) names.push_back(c.first);
@@ -189,7 +189,7 @@ KeySpec choiceKey(const char* key, Field field, std::vector<std::pair<std::strin
       if (c.second == field(hw)) return c.first;
     return std::string("?");
   };
-  finish(k, nullptr);
+  finish(k, derived_default);
   return k;
 }
 
@@ -278,6 +278,17 @@ std::vector<KeySpec> buildTable() {
       "Kernel library the CPU runs: TFLM reference or CMSIS-NN (not on rv32im)."));
   t.push_back(
       floatKey(HILSIM_FIELD(cpu.clock_mhz), "MHz", 1, 10'000, "Host CPU clock.", "preset clock"));
+  t.push_back(choiceKey(HILSIM_FIELD(cpu.model), named({CpuModel::kIss, CpuModel::kCost}),
+                        "Where CPU cycles come from: the firmware on the instruction-set "
+                        "simulator, or the cost model.",
+                        "iss where the preset has a timing table and cpu.kernels is reference"));
+  t.push_back(intKey(HILSIM_FIELD(cpu.flash_wait_states), kCpuCycles, IntRule{{{0, 15}}},
+                     "Flash wait states (cpu.model iss): per non-sequential fetch and per weight "
+                     "read.",
+                     "the preset's typical part"));
+  t.push_back(intKey(HILSIM_FIELD(cpu.sram_wait_states), kCpuCycles, IntRule{{{0, 15}}},
+                     "SRAM wait states per load or store (cpu.model iss).",
+                     "the preset's typical part"));
   t.push_back(choiceKey(HILSIM_FIELD(cpu.weight_memory),
                         named({WeightMemory::kFlash, WeightMemory::kSram, WeightMemory::kExternal}),
                         "Where layer weights live; sets cpu.coefficients.weight_memory_factor to "

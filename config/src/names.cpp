@@ -70,6 +70,16 @@ const char* toString(LogLevel v) {
   return "?";
 }
 
+const char* toString(CpuModel v) {
+  switch (v) {
+    case CpuModel::kIss:
+      return "iss";
+    case CpuModel::kCost:
+      return "cost";
+  }
+  return "?";
+}
+
 const char* toString(timing::KernelLibrary v) {
   switch (v) {
     case timing::KernelLibrary::kReference:

@@ -78,8 +78,9 @@ struct RawCoefficients {
 };
 
 struct RawCpu {
-  RawString preset, kernels;
+  RawString preset, kernels, model;
   RawFloat clock_mhz;
+  RawInt flash_wait_states, sram_wait_states;
   RawString weight_memory;
   RawInt driver_job_cycles, driver_reg_cycles, irq_handler_cycles;
   RawCoefficients coefficients;

@@ -61,6 +61,28 @@ timing::CpuCoefficients presetCoefficients(const RawConfig& raw,
   }
 }
 
+// cpu.model defaults to the instruction-set simulator where the preset has a timing table; the
+// simulator runs the reference kernels' firmware only, not CMSIS-NN.
+void resolveCpuModel(const RawConfig& raw, const HardwareConfig& given_values, HardwareConfig& hw) {
+  const CpuConfig& cpu = given_values.cpu;
+  const timing::CpuPresetMemory memory = timing::cpuPresetMemory(cpu.preset);
+  const bool iss_possible = memory.has_iss && cpu.kernels == timing::KernelLibrary::kReference;
+  hw.cpu.model = iss_possible ? CpuModel::kIss : CpuModel::kCost;
+  hw.cpu.flash_wait_states = memory.flash_wait_states;
+  hw.cpu.sram_wait_states = memory.sram_wait_states;
+  if (raw.cpu.model.value && cpu.model == CpuModel::kIss && !iss_possible) {
+    std::string with_iss;
+    for (const std::string& p : timing::cpuPresetNames())
+      if (timing::cpuPresetMemory(p).has_iss) with_iss += (with_iss.empty() ? "" : ", ") + p;
+    failRule("cpu.model = 'iss' needs a preset with a timing table (" + with_iss +
+                 ") and cpu.kernels = 'reference'; cpu.preset is '" + cpu.preset +
+                 "' and cpu.kernels '" + toString(cpu.kernels) + "'",
+             {{"cpu.model", given(raw.cpu.model)},
+              {"cpu.preset", given(raw.cpu.preset)},
+              {"cpu.kernels", given(raw.cpu.kernels)}});
+  }
+}
+
 void checkRules(const RawConfig& raw, const HardwareConfig& hw) {
   if (hw.accel.dma.max_burst_bytes < hw.bus.width_bytes) {
     failRule("accel.dma.max_burst_bytes = " + std::to_string(hw.accel.dma.max_burst_bytes) +
@@ -96,6 +118,7 @@ HardwareConfig resolve(const RawConfig& raw) {
   hw.cpu.clock_mhz = timing::cpuPresetClockMhz(given_values.cpu.preset);
   hw.cpu.coefficients = presetCoefficients(raw, given_values);
   hw.cpu.coefficients.weight_memory_factor = weightMemoryFactor(given_values.cpu.weight_memory);
+  resolveCpuModel(raw, given_values, hw);
   applyGiven(raw, hw);
 
   checkRules(raw, hw);

@@ -74,6 +74,20 @@ double cpuPresetClockMhz(const std::string& preset) {
   return lookup(preset).clock_mhz;
 }
 
+CpuPresetMemory cpuPresetMemory(const std::string& preset) {
+  // Flash wait states of the typical part at the preset's clock (configs/README.md, "cpu
+  // presets"); every part's SRAM runs at the core clock.
+  static const std::map<std::string, CpuPresetMemory> table = {
+      {"cortex-m0plus", {true, 1, 0}},
+      {"cortex-m4f", {true, 3, 0}},
+      {"cortex-m33", {true, 4, 0}},
+      {"rv32im", {true, 0, 0}},
+  };
+  lookup(preset);  // an unknown preset is an error
+  const auto it = table.find(preset);
+  return it == table.end() ? CpuPresetMemory{} : it->second;
+}
+
 CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library) {
   const CorePreset& p = lookup(preset);
   CpuCoefficients c;

@@ -17,6 +17,9 @@ namespace hilsim::config {
 using timing::Arbitration;
 using timing::Dataflow;
 enum class WeightMemory : uint8_t { kFlash, kSram, kExternal };
+// Where the reference kernels' and the driver's cycles come from: the instruction-set simulator
+// running the firmware, or the cost model's formulas.
+enum class CpuModel : uint8_t { kIss, kCost };
 enum class Fault : uint8_t { kNone, kBusError, kIrqLost, kDmaUnmapped };
 
 struct CoreConfig {
@@ -59,7 +62,10 @@ struct MemoryConfig {
 struct CpuConfig {
   std::string preset = "cortex-m55";
   timing::KernelLibrary kernels = timing::KernelLibrary::kReference;
-  double clock_mhz = 400.0;  // default: the preset's clock
+  double clock_mhz = 400.0;          // default: the preset's clock
+  CpuModel model = CpuModel::kCost;  // default: iss where the preset has a timing table
+  uint32_t flash_wait_states = 0;    // default: the preset's typical part
+  uint32_t sram_wait_states = 0;
   WeightMemory weight_memory = WeightMemory::kFlash;
   uint32_t driver_job_cycles = 8000;  // software cost of one accelerator job
   uint32_t driver_reg_cycles = 10;    // software cost per register access (plus the bus trip)
@@ -87,6 +93,7 @@ struct HardwareConfig {
 const char* toString(Dataflow v);
 const char* toString(Arbitration v);
 const char* toString(WeightMemory v);
+const char* toString(CpuModel v);
 const char* toString(Fault v);
 const char* toString(LogLevel v);
 const char* toString(timing::KernelLibrary v);
