@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets with clang (AddressSanitizer and UndefinedBehaviorSanitizer on) and
-# runs each for FUZZ_SECONDS (default 60), seeded from ../shared's models and goldens, the config
-# presets and generated chunk plans. The corpora grow in build-fuzz/fuzz-corpus between runs.
+# runs each for FUZZ_SECONDS (default 60), seeded from ../shared's models and goldens, small
+# one-operator models of the reference kernels, the config presets and generated chunk plans.
+# The corpora grow in build-fuzz/fuzz-corpus between runs.
 # A crash, hang or sanitizer report fails the script and names the input; add the input to
 # tests/fuzz/regressions/<target>/ once it is fixed.
 set -euo pipefail
@@ -13,13 +14,14 @@ build=build-fuzz
 CC=clang CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHILSIM_FUZZ=ON \
   -DHILSIM_BUILD_BENCH=OFF -DHILSIM_SHARED_DIR="$shared" >/dev/null
 cmake --build "$build" -j"${HILSIM_JOBS:-2}" --target hilsim_fuzz_model hilsim_fuzz_plan \
-  hilsim_fuzz_config hilsim_fuzz_seeds
+  hilsim_fuzz_config hilsim_fuzz_seeds hilsim_fuzz_model_seeds
 
 seeds="$build/fuzz-seeds"
 rm -rf "$seeds"
 mkdir -p "$seeds/model" "$seeds/plan" "$seeds/config"
 cp "$shared"/models/*.tflite "$seeds/model/"
 for d in "$shared"/golden/*/; do cp "$d/model.tflite" "$seeds/model/$(basename "$d").tflite"; done
+"$build/tests/fuzz/hilsim_fuzz_model_seeds" "$seeds/model"
 cp configs/*.yaml "$seeds/config/"
 "$build/tests/fuzz/hilsim_fuzz_seeds" "$seeds/plan"
 

@@ -1,7 +1,8 @@
 #pragma once
 // Prepare-time helpers shared by the element-wise reference kernels (ADD, SUB, MUL, MAXIMUM,
 // MINIMUM, HARD_SWISH): broadcast planning, quantization checks and TensorFlow Lite Micro's
-// activation ranges and rescaling parameters. Every check throws hilsim::ModelError.
+// activation ranges (also MAX_POOL_2D's) and rescaling parameters. Every check throws
+// hilsim::ModelError.
 
 #include <cstdint>
 
@@ -32,7 +33,8 @@ void expectUnquantized(const Tensor& t, const char* role);
 // SIGN_BIT as none on these kernels; so does hilsim.
 tflite::ActivationFunctionType checkedActivation(tflite::ActivationFunctionType activation);
 
-// TFLite's CalculateActivationRangeQuantized for an int8 or int16 output tensor.
+// TFLite's CalculateActivationRangeQuantized for an int8 or int16 output tensor. A bound whose
+// quantized value does not fit in int32 (an output scale below about 3e-9) is an error.
 void quantizedActivationRange(tflite::ActivationFunctionType activation, const Tensor& out,
                               int32_t* act_min, int32_t* act_max);
 // TFLite's CalculateActivationRange for float32 and int32.

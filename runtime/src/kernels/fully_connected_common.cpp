@@ -20,26 +20,34 @@ std::string describe(const Tensor& t) {
 
 void int8ActivationRange(tflite::ActivationFunctionType activation, float scale, int32_t zero_point,
                          int32_t* act_min, int32_t* act_max) {
+  // zero_point + int32(round(value / scale)), in int64: a bound beyond int32 (scales below about
+  // 3e-9) would make the float-to-int conversion undefined, so such a layer is rejected.
   auto quantize = [&](float value) {
-    return zero_point + static_cast<int32_t>(std::round(value / scale));
+    const float rounded = std::round(value / scale);
+    if (!(rounded >= -2147483648.0f && rounded < 2147483648.0f))
+      throw ModelError("activation bound " + std::to_string(value) + " / output scale " +
+                       std::to_string(scale) + " does not fit in int32");
+    return int64_t{zero_point} + static_cast<int64_t>(rounded);
   };
-  *act_min = -128;
-  *act_max = 127;
+  int64_t lo = -128;
+  int64_t hi = 127;
   switch (activation) {
     case tflite::ActivationFunctionType::RELU:
-      *act_min = std::max(*act_min, quantize(0.0f));
+      lo = std::max(lo, quantize(0.0f));
       break;
     case tflite::ActivationFunctionType::RELU6:
-      *act_min = std::max(*act_min, quantize(0.0f));
-      *act_max = std::min(*act_max, quantize(6.0f));
+      lo = std::max(lo, quantize(0.0f));
+      hi = std::min(hi, quantize(6.0f));
       break;
     case tflite::ActivationFunctionType::RELU_N1_TO_1:
-      *act_min = std::max(*act_min, quantize(-1.0f));
-      *act_max = std::min(*act_max, quantize(1.0f));
+      lo = std::max(lo, quantize(-1.0f));
+      hi = std::min(hi, quantize(1.0f));
       break;
     default:
       break;
   }
+  *act_min = static_cast<int32_t>(lo);
+  *act_max = static_cast<int32_t>(hi);
 }
 
 void floatActivationRange(tflite::ActivationFunctionType activation, float* act_min,

@@ -7,37 +7,13 @@
 #include <cstdint>
 #include <string>
 
+#include "elementwise_common.h"
 #include "hilsim/kernels/pooling.h"
 #include "hilsim/rt/kernels/conv_common.h"
 #include "hilsim/rt/kernels/reference.h"
 
 namespace hilsim::rt {
 namespace {
-
-// TFLite's CalculateActivationRangeQuantized for an int16 output.
-void int16ActivationRange(tflite::ActivationFunctionType activation, float scale,
-                          int32_t zero_point, int32_t* act_min, int32_t* act_max) {
-  const auto quantize = [&](float value) {
-    return zero_point + static_cast<int32_t>(std::round(value / scale));
-  };
-  *act_min = -32768;
-  *act_max = 32767;
-  switch (activation) {
-    case tflite::ActivationFunctionType::RELU:
-      *act_min = std::max(*act_min, quantize(0.0f));
-      break;
-    case tflite::ActivationFunctionType::RELU6:
-      *act_min = std::max(*act_min, quantize(0.0f));
-      *act_max = std::min(*act_max, quantize(6.0f));
-      break;
-    case tflite::ActivationFunctionType::RELU_N1_TO_1:
-      *act_min = std::max(*act_min, quantize(-1.0f));
-      *act_max = std::min(*act_max, quantize(1.0f));
-      break;
-    default:
-      break;
-  }
-}
 
 class MaxPool2DRef final : public Kernel {
  public:
@@ -77,12 +53,7 @@ class MaxPool2DRef final : public Kernel {
                          std::to_string(out.quant.scale0()) + ", zero points " +
                          std::to_string(in.quant.zero_point0()) + " and " +
                          std::to_string(out.quant.zero_point0()) + ")");
-      if (type_ == TensorType::INT8)
-        int8ActivationRange(activation, out.quant.scale0(), out.quant.zero_point0(),
-                            &params_.act_min, &params_.act_max);
-      else
-        int16ActivationRange(activation, out.quant.scale0(), out.quant.zero_point0(),
-                             &params_.act_min, &params_.act_max);
+      quantizedActivationRange(activation, out, &params_.act_min, &params_.act_max);
       if (params_.act_min > params_.act_max)
         throw ModelError("activation range [" + std::to_string(params_.act_min) + ", " +
                          std::to_string(params_.act_max) + "] is empty (output zero point " +

@@ -5,6 +5,7 @@
 // quantization (TFLite Micro's EvalIntegerMean has no separate path for that case).
 
 #include <cstdint>
+#include <limits>
 #include <string>
 
 #include "hilsim/kernels/reduce.h"
@@ -38,6 +39,9 @@ class MeanRef final : public Kernel {
       throw ModelError("input " + describe(in) + " must have 1 to " +
                        std::to_string(kernels::kMeanMaxDims) + " dimensions");
     if (in.elements() == 0) throw ModelError("input " + describe(in) + " is empty");
+    // Counts, strides and the 1/N folding are int32 (TFLite Micro's too).
+    if (in.elements() > std::numeric_limits<int32_t>::max())
+      throw ModelError("input " + describe(in) + " has more than 2^31 - 1 elements");
 
     expectConstant(axes, "axis");
     if (axes.type != TensorType::INT32)

@@ -4,6 +4,7 @@
 // same for the 6-dimensional and int32 cases hilsim also accepts.
 
 #include <cstdint>
+#include <limits>
 #include <string>
 
 #include "hilsim/kernels/transpose.h"
@@ -31,6 +32,9 @@ class TransposeRef final : public Kernel {
     if (rank < 1 || rank > kernels::kTransposeMaxDims)
       throw ModelError("input " + describe(in) + " must have 1 to " +
                        std::to_string(kernels::kTransposeMaxDims) + " dimensions");
+    // The strides are int32 (TFLite Micro's too).
+    if (in.elements() > std::numeric_limits<int32_t>::max())
+      throw ModelError("input " + describe(in) + " has more than 2^31 - 1 elements");
     expectConstant(perm, "permutation");
     if (perm.type != TensorType::INT32 || perm.rank() != 1 || perm.dim(0) != rank)
       throw ModelError("permutation must be an int32 vector of " + std::to_string(rank) +

@@ -1,10 +1,11 @@
 // AVERAGE_POOL_2D arithmetic in the freestanding library: averages of the taps inside the input
-// rounded half away from zero, windows cut at the borders, the activation clamp, and the
-// prepare-time check that every window covers the input.
+// rounded half away from zero, windows cut at the borders, the activation clamp, the
+// prepare-time check that every window covers the input, and activation bounds beyond int32.
 
 #include <gtest/gtest.h>
 
 #include "hilsim/kernels/pooling.h"
+#include "op_model.h"
 
 namespace hilsim::test {
 namespace {
@@ -54,6 +55,28 @@ TEST(AveragePool, WindowsMustCoverTheInput) {
   EXPECT_FALSE(kernels::poolWindowsCoverInput(rowPool(3, 1, 1, 1, 2).geo));
   // A window starting past the input's end.
   EXPECT_FALSE(kernels::poolWindowsCoverInput(rowPool(3, 1, 4, 2, 0).geo));
+}
+
+TEST(AveragePool, ActivationBoundBeyondInt32IsAnError) {
+  // RELU6 on an output scale of 1e-30: 6 / scale = 6e30 does not fit in int32, where converting
+  // it would be undefined.
+  OpModel m;
+  const int32_t in = m.addTensor(qtensor(tflite::TensorType::INT8, {1, 2, 2, 1}, 1e-30f, 0));
+  const int32_t out = m.addTensor(qtensor(tflite::TensorType::INT8, {1, 1, 1, 1}, 1e-30f, 0));
+  tflite::Pool2DOptionsT options;
+  options.padding = tflite::Padding::VALID;
+  options.stride_h = options.stride_w = 2;
+  options.filter_height = options.filter_width = 2;
+  options.fused_activation_function = tflite::ActivationFunctionType::RELU6;
+  tflite::BuiltinOptionsUnion u;
+  u.Set(std::move(options));
+  m.addOp(tflite::BuiltinOperator::AVERAGE_POOL_2D, {in}, {out}, std::move(u));
+  m.setInputs({in});
+  m.setOutputs({out});
+  const std::string error = prepareError(m.finish());
+  EXPECT_NE(error.find("operator 0 (AVERAGE_POOL_2D)"), std::string::npos) << error;
+  EXPECT_NE(error.find("activation bound 6.000000 / output scale"), std::string::npos) << error;
+  EXPECT_NE(error.find("does not fit in int32"), std::string::npos) << error;
 }
 
 }  // namespace

@@ -148,6 +148,16 @@ TEST(MaxPool, MalformedOperatorsAreRejected) {
   expectPrepareError(poolModel({TensorType::INT8, {1, 2, 2, 1}, {1, 1, 1, 1}, 2, 2, 0, 2}),
                      "must be positive");
   expectPrepareError(poolModel({TensorType::INT8, {2, 2, 1}, {1, 1, 1}}), "rank 4");
+  // RELU6 on a scale of 1e-30: 6 / scale does not fit in int32 (its conversion would be
+  // undefined), for int8 and int16 alike.
+  for (TensorType type : {TensorType::INT8, TensorType::INT16}) {
+    PoolCase tiny{type, {1, 2, 2, 1}, {1, 1, 1, 1}};
+    tiny.activation = ActivationFunctionType::RELU6;
+    tiny.scale = 1e-30f;
+    expectPrepareError(poolModel(tiny), "activation bound 6.000000 / output scale");
+    tiny.activation = ActivationFunctionType::RELU_N1_TO_1;
+    expectPrepareError(poolModel(tiny), "does not fit in int32");
+  }
   {
     OpModel m;
     const int32_t in = m.addTensor(tensor(TensorType::FLOAT32, {1, 2, 2, 1}));

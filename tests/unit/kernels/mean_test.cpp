@@ -194,6 +194,10 @@ TEST(Mean, MalformedOperatorsAreRejected) {
                      "1 to 5 dimensions");
   expectPrepareError(meanModel({TensorType::INT8, {2, 2}, {1}, {2}}), "no quantization");
   expectPrepareError(meanModel({TensorType::INT32, {2, 2}, {1}, {2}}), "unsupported type");
+  // 2^32 reduced elements: the int32 count would wrap to 0 and the 1/N folding divide by it.
+  expectPrepareError(
+      meanModel({TensorType::INT8, {65536, 65536}, {0, 1}, {1}, false, 1.0f, 0, 1.0f, 0}),
+      "has more than 2^31 - 1 elements");
   {
     OpModel m;
     const int32_t in = m.addTensor(tensor(TensorType::FLOAT32, {2, 2}));

@@ -137,6 +137,10 @@ TEST(Transpose, MalformedOperatorsAreRejected) {
                                     {0, 1, 2, 3, 4, 5, 6}, {1, 1, 1, 1, 1, 1, 1}),
                      "1 to 6 dimensions");
   expectPrepareError(transposeModel(TensorType::UINT8, {2, 3}, {1, 0}, {3, 2}), "unsupported type");
+  // The int32 input strides of [2, 2^16, 2^16] would overflow.
+  expectPrepareError(
+      transposeModel(TensorType::INT8, {2, 65536, 65536}, {1, 0, 2}, {65536, 2, 65536}),
+      "has more than 2^31 - 1 elements");
 }
 
 }  // namespace
