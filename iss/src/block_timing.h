@@ -70,6 +70,9 @@ struct BlockTiming {
   uint8_t head_cycles[32] = {};
   std::vector<MemoryOperand> memory_operands;  // for naming faults
   std::vector<uint32_t> instruction_addresses;
+  // The block's static cycles before each instruction (parallel to instruction_addresses), to
+  // take back the part of a block that did not execute (after a WFI, before a fault).
+  std::vector<uint32_t> cycles_before;
 };
 
 // Tells whether the divide at an address has a code hook (its operands are then timed exactly;

@@ -388,6 +388,21 @@ struct Cpu::Impl {
            (half[1] == 0x8003 || half[1] == 0x8002);
   }
 
+  // Execution ended inside the last block charged (after a WFI the engine may have translated
+  // past it; a fault ends it early): take back the instructions from `at` on. Returns true when
+  // it did.
+  bool unchargeFrom(uint32_t at) {
+    if (prev == nullptr || at <= prev->start || at >= prev->start + prev->bytes) return false;
+    const auto& addresses = prev->instruction_addresses;
+    for (size_t k = 0; k < addresses.size(); ++k) {
+      if (addresses[k] != at) continue;
+      cycles -= prev->base_cycles - prev->cycles_before[k];
+      instructions -= addresses.size() - k;
+      return true;
+    }
+    return false;
+  }
+
   void abandonAllCalls() {
     for (Frame& f : frames)
       if (f.outer) uc_context_free(f.outer);
@@ -437,11 +452,14 @@ struct Cpu::Impl {
       r.reason = StopReason::kStopRequested;
     } else if (stoppedAtWfi(pc_now)) {
       r.reason = StopReason::kWaitForInterrupt;
+      // The resumed code starts a block of its own without a branch into it.
+      if (unchargeFrom(pc_now)) prev = nullptr;
     } else {
       r.reason = StopReason::kFault;
       r.fault = "execution stopped for no known reason";
     }
     if (r.reason != StopReason::kFault) r.pc = pc_now;
+    if (r.reason == StopReason::kFault && err != UC_ERR_OK) unchargeFrom(r.pc);
     r.cycles = cycles - cycles_before;
     r.instructions = instructions - instructions_before;
 

@@ -280,6 +280,7 @@ BlockTiming analyzeRiscV(const TimingParams& params, uint32_t start, const uint8
   }
   b.instructions = uint32_t(insns.size());
   b.base_cycles = slot;
+  b.cycles_before = issue_at;
 
   for (size_t i = 0; i < insns.size(); ++i) {
     if (insns[i].kind != Kind::kDiv) continue;

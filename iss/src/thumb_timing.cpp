@@ -261,6 +261,7 @@ BlockTiming ThumbTiming::analyze(uint32_t start, const uint8_t* code, uint32_t b
     const Facts f = examine(handle_, insn);
     decoded_bytes += insn.size;
     b.instruction_addresses.push_back(uint32_t(insn.address));
+    b.cycles_before.push_back(b.base_cycles);
     if (f.memory.base >= 0) {
       MemoryOperand m = f.memory;
       m.address = uint32_t(insn.address);
