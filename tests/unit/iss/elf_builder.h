@@ -111,13 +111,16 @@ inline BuiltElf buildElf(uint16_t machine, const std::vector<TestSegment>& segme
 // Little-endian bytes of Thumb halfwords or RISC-V words.
 inline std::vector<uint8_t> halfwords(std::initializer_list<uint16_t> hw) {
   std::vector<uint8_t> out;
-  for (uint16_t h : hw) out.insert(out.end(), {uint8_t(h), uint8_t(h >> 8)});
+  for (uint16_t h : hw) {
+    out.push_back(uint8_t(h));
+    out.push_back(uint8_t(h >> 8));
+  }
   return out;
 }
 inline std::vector<uint8_t> words(std::initializer_list<uint32_t> ws) {
   std::vector<uint8_t> out;
   for (uint32_t w : ws)
-    out.insert(out.end(), {uint8_t(w), uint8_t(w >> 8), uint8_t(w >> 16), uint8_t(w >> 24)});
+    for (int i = 0; i < 4; ++i) out.push_back(uint8_t(w >> (8 * i)));
   return out;
 }
 
