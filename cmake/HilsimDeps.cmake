@@ -6,6 +6,10 @@ find_package(yaml-cpp REQUIRED)
 find_package(spdlog REQUIRED)
 find_package(Threads REQUIRED)
 pkg_check_modules(SYSTEMC REQUIRED IMPORTED_TARGET systemc)
+# The instruction-set simulator of the host MCU: Unicorn executes, Capstone decodes Thumb-2 for
+# the cycle tables.
+pkg_check_modules(UNICORN REQUIRED IMPORTED_TARGET unicorn)
+pkg_check_modules(CAPSTONE REQUIRED IMPORTED_TARGET capstone)
 if(HILSIM_BUILD_TESTS)
   find_package(GTest REQUIRED)
   include(GoogleTest)

@@ -11,6 +11,9 @@ packages=(
   parallel                   # tests of sweep job files
   libdnnl-dev ocl-icd-opencl-dev opencl-c-headers   # oneDNN, the benchmarks' native baseline
   librsvg2-bin               # renders the SVG plots in tests
+  libunicorn-dev libcapstone-dev   # the host MCU's instruction-set simulator
+  gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib   # Cortex-M firmware and tests
+  gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf                        # RV32IM firmware and tests
 )
 
 missing=()

@@ -13,5 +13,6 @@ int stripCommand(int argc, char** argv, int first);
 int sweepCommand(int argc, char** argv, int first);
 int crossoverCommand(int argc, char** argv, int first);
 int traceStatsCommand(int argc, char** argv, int first);
+int cpuRunCommand(int argc, char** argv, int first);
 
 }  // namespace hilsim::cli

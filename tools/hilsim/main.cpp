@@ -33,6 +33,8 @@ constexpr Command kCommands[] = {
     {"sweep", hilsim::cli::sweepCommand, "architecture exploration over a parameter grid"},
     {"crossover", hilsim::cli::crossoverCommand,
      "find, per layer shape family, where offloading starts to pay"},
+    {"cpu-run", hilsim::cli::cpuRunCommand,
+     "run one firmware function on the host CPU's instruction-set simulator"},
     {"config", hilsim::cli::configCommand, "print the fully resolved hardware configuration"},
 };
 

@@ -1,0 +1,41 @@
+#pragma once
+// The CPU cores the ISS executes, keyed by hilsim's CPU preset names, with the Unicorn engine
+// configuration of each and the default memory wait states of a typical part at the preset's
+// clock (iss/README.md, "Wait states", names the parts and their manuals).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hilsim::iss {
+
+enum class Core { kCortexM0Plus, kCortexM4F, kCortexM33, kRv32im };
+
+// The Unicorn configuration of a core (values of uc_arch, uc_mode and the uc_cpu_* model).
+struct EngineConfig {
+  int arch = 0;
+  int mode = 0;
+  int cpu_model = 0;
+};
+
+struct CoreInfo {
+  Core core;
+  const char* preset;  // hilsim's CPU preset name, e.g. "cortex-m4f"
+  EngineConfig engine;
+  bool thumb = false;  // Arm Thumb (return addresses and entry points carry bit 0)
+  // Wait states of the typical part at the preset's clock, in core cycles.
+  uint32_t flash_wait_states = 0;  // per non-sequential fetch from flash and per model-flash read
+  uint32_t sram_wait_states = 0;   // per load/store access
+  // Exception entry and exit, in core cycles (charged by Cpu::callInterrupt).
+  uint32_t exception_entry_cycles = 0;
+  uint32_t exception_exit_cycles = 0;
+};
+
+// The core of a CPU preset; nullopt for presets without an ISS (e.g. cortex-m7, cortex-m55).
+std::optional<Core> coreForPreset(const std::string& preset);
+const CoreInfo& coreInfo(Core core);
+// The preset names that have an ISS, in a stable order.
+std::vector<std::string> issPresetNames();
+
+}  // namespace hilsim::iss

@@ -1,0 +1,57 @@
+#pragma once
+// A verified reader of ELF32 little-endian executables for Arm and RISC-V: loadable segments and
+// symbols. Every offset, size and index is checked before use; a malformed file throws
+// hilsim::InputError naming the file and what is wrong, never reads out of bounds.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hilsim::iss {
+
+enum class ElfMachine { kArm, kRiscV };
+
+struct ElfSegment {
+  uint32_t vaddr = 0;
+  uint32_t mem_bytes = 0;      // >= bytes.size(); the rest is zero-filled
+  std::vector<uint8_t> bytes;  // the file's bytes of the segment
+  bool executable = false;
+  bool writable = false;
+};
+
+struct ElfSymbol {
+  std::string name;
+  uint32_t value = 0;  // address; for Arm Thumb functions without the Thumb bit
+  uint32_t size = 0;
+  bool function = false;
+  bool thumb = false;  // an Arm function whose st_value had bit 0 set
+};
+
+class ElfImage {
+ public:
+  // Parses `bytes`; `name` stands for the file in messages.
+  static ElfImage parse(const std::vector<uint8_t>& bytes, const std::string& name);
+  // Reads and parses a file. Throws InputError when it cannot be read or is malformed.
+  static ElfImage fromFile(const std::string& path);
+
+  const std::string& name() const { return name_; }
+  ElfMachine machine() const { return machine_; }
+  uint32_t entry() const { return entry_; }
+  // PT_LOAD segments with a non-zero memory size, in file order.
+  const std::vector<ElfSegment>& segments() const { return segments_; }
+  const std::vector<ElfSymbol>& symbols() const { return symbols_; }
+  // The defined symbol called `name` (functions preferred), or nullopt.
+  std::optional<ElfSymbol> findSymbol(const std::string& name) const;
+  // The same, throwing InputError("<file>: no symbol '<name>'") when absent.
+  ElfSymbol symbol(const std::string& name) const;
+
+ private:
+  std::string name_;
+  ElfMachine machine_ = ElfMachine::kArm;
+  uint32_t entry_ = 0;
+  std::vector<ElfSegment> segments_;
+  std::vector<ElfSymbol> symbols_;
+};
+
+}  // namespace hilsim::iss

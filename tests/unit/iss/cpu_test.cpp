@@ -1,0 +1,244 @@
+// The Cpu API on small hand-encoded images: return values, WFI and resume, a nested interrupt
+// handler, MMIO callbacks and requestStop, faults, counters. Cycle counts follow the Cortex-M4
+// table (iss/README.md) with zero wait states.
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "elf_builder.h"
+#include "hilsim/errors.h"
+#include "hilsim/iss/cpu.h"
+#include "hilsim/iss/memory_map.h"
+
+namespace hilsim::iss {
+namespace {
+
+using test::halfwords;
+using test::words;
+
+CpuOptions m4() {
+  CpuOptions o;
+  o.core = Core::kCortexM4F;
+  o.flash_wait_states = 0;
+  o.sram_wait_states = 0;
+  return o;
+}
+
+ElfImage image(uint16_t machine, std::vector<uint8_t> code,
+               const std::vector<test::TestSymbol>& symbols) {
+  return ElfImage::parse(test::buildElf(machine, {{0x100, std::move(code)}}, symbols).bytes,
+                         "test.elf");
+}
+
+TEST(Cpu, CallReturnsR0AndCountsCycles) {
+  Cpu cpu(m4());
+  // 0x100: adds r0, r0, r1; bx lr
+  cpu.loadElf(image(40, halfwords({0x1840, 0x4770}), {{"add", 0x101}}));
+  const RunResult r = cpu.call(0x100, {30, 12});
+  ASSERT_EQ(r.reason, StopReason::kReturned) << r.fault;
+  EXPECT_EQ(r.return_value, 42u);
+  // adds 1 + bx lr (1 + P with P = 2 for a register target) = 4.
+  EXPECT_EQ(r.cycles, 4u);
+  EXPECT_EQ(r.instructions, 2u);
+  EXPECT_EQ(cpu.cycles(), 4u);
+  const RunResult again = cpu.call(0x101, {1, 2});
+  EXPECT_EQ(again.return_value, 3u);
+  EXPECT_EQ(cpu.cycles(), 8u);
+  EXPECT_EQ(cpu.instructions(), 4u);
+  EXPECT_FALSE(cpu.suspended());
+}
+
+TEST(Cpu, WfiSuspendsAndResumeContinues) {
+  Cpu cpu(m4());
+  // 0x100: movs r0, #5; wfi; adds r0, #1; bx lr
+  cpu.loadElf(image(40, halfwords({0x2005, 0xbf30, 0x3001, 0x4770}), {}));
+  const RunResult waiting = cpu.call(0x100, {});
+  ASSERT_EQ(waiting.reason, StopReason::kWaitForInterrupt) << waiting.fault;
+  EXPECT_EQ(waiting.pc, 0x104u);
+  EXPECT_TRUE(cpu.suspended());
+  const RunResult done = cpu.resume();
+  ASSERT_EQ(done.reason, StopReason::kReturned);
+  EXPECT_EQ(done.return_value, 6u);
+  EXPECT_FALSE(cpu.suspended());
+  EXPECT_THROW(cpu.resume(), std::logic_error);
+}
+
+TEST(Cpu, InterruptHandlerRunsNestedBelowTheStackAndRestoresRegisters) {
+  Cpu cpu(m4());
+  // 0x100: movs r0, #5; wfi; adds r0, #1; bx lr
+  // 0x108: handler: mov r0, sp; bx lr
+  cpu.loadElf(image(40, halfwords({0x2005, 0xbf30, 0x3001, 0x4770, 0x4668, 0x4770}), {}));
+  ASSERT_EQ(cpu.call(0x100, {}).reason, StopReason::kWaitForInterrupt);
+  const uint64_t before = cpu.cycles();
+  const RunResult handler = cpu.callInterrupt(0x108);
+  ASSERT_EQ(handler.reason, StopReason::kReturned) << handler.fault;
+  // Stacked 8 words below the interrupted stack pointer (the top of the stack).
+  EXPECT_EQ(handler.return_value, kStackTop - 32);
+  // Entry 12 + mov 1 + bx 1 + exit 10 (the exit replaces the return's refill).
+  EXPECT_EQ(handler.cycles, 24u);
+  EXPECT_EQ(cpu.cycles() - before, 24u);
+  EXPECT_TRUE(cpu.suspended());
+  const RunResult done = cpu.resume();
+  ASSERT_EQ(done.reason, StopReason::kReturned);
+  EXPECT_EQ(done.return_value, 6u);  // r0 of the interrupted call survived the handler
+}
+
+TEST(Cpu, CallInterruptNeedsASuspendedCall) {
+  Cpu cpu(m4());
+  EXPECT_THROW(cpu.callInterrupt(0x100), std::logic_error);
+}
+
+struct RecordingDevice : MmioHandler {
+  Cpu* cpu = nullptr;
+  std::vector<std::pair<uint32_t, uint64_t>> writes;
+  std::vector<uint32_t> reads;
+  uint64_t read(uint32_t offset, unsigned size) override {
+    reads.push_back(offset);
+    return 100 + offset;
+  }
+  void write(uint32_t offset, unsigned size, uint64_t value) override {
+    writes.emplace_back(offset, value);
+    cpu->requestStop();
+  }
+};
+
+TEST(Cpu, MmioCallbacksAndRequestStop) {
+  Cpu cpu(m4());
+  RecordingDevice device;
+  device.cpu = &cpu;
+  cpu.mapMmio(kAcceleratorRegsBase, kAcceleratorRegsBytes, device);
+  // 0x100: ldr r1, [pc, #8]   (the literal at 0x10c)
+  // 0x102: movs r0, #7
+  // 0x104: str r0, [r1, #4]   (MMIO write: the device asks to stop)
+  // 0x106: b.n 0x108          (ends the block)
+  // 0x108: ldr r0, [r1, #8]   (MMIO read)
+  // 0x10a: bx lr
+  // 0x10c: .word 0x40000000
+  cpu.loadElf(
+      image(40, halfwords({0x4902, 0x2007, 0x6048, 0xe7ff, 0x6888, 0x4770, 0x0000, 0x4000}), {}));
+  const RunResult stopped = cpu.call(0x100, {});
+  ASSERT_EQ(stopped.reason, StopReason::kStopRequested) << stopped.fault;
+  EXPECT_EQ(stopped.pc, 0x108u);  // the end of the block holding the write
+  ASSERT_EQ(device.writes.size(), 1u);
+  EXPECT_EQ(device.writes[0], (std::pair<uint32_t, uint64_t>(4, 7)));
+  EXPECT_TRUE(device.reads.empty());
+  const RunResult done = cpu.resume();
+  ASSERT_EQ(done.reason, StopReason::kReturned) << done.fault;
+  EXPECT_EQ(done.return_value, 108u);
+  EXPECT_EQ(device.reads, std::vector<uint32_t>{8});
+  EXPECT_EQ(device.writes.size(), 1u);  // the write was not repeated by the resume
+}
+
+TEST(Cpu, UnmappedAccessIsAFaultNamingTheInstructionAndAddress) {
+  Cpu cpu(m4());
+  // 0x100: movs r2, #1; ldr r0, [r1, #4]; bx lr
+  cpu.loadElf(image(40, halfwords({0x2201, 0x6848, 0x4770}), {}));
+  const RunResult r = cpu.call(0x100, {0, 0x30000000});
+  ASSERT_EQ(r.reason, StopReason::kFault);
+  EXPECT_EQ(r.pc, 0x102u);
+  EXPECT_NE(r.fault.find("read of unmapped address 0x30000004"), std::string::npos) << r.fault;
+  EXPECT_FALSE(cpu.suspended());
+}
+
+TEST(Cpu, WriteToFlashIsAFault) {
+  Cpu cpu(m4());
+  // 0x100: str r0, [r1]; bx lr
+  cpu.loadElf(image(40, halfwords({0x6008, 0x4770}), {}));
+  const RunResult r = cpu.call(0x100, {1, 0x200});
+  ASSERT_EQ(r.reason, StopReason::kFault);
+  EXPECT_NE(r.fault.find("read-only"), std::string::npos) << r.fault;
+}
+
+TEST(Cpu, RunawayStopsAtTheInstructionLimit) {
+  CpuOptions o = m4();
+  o.max_instructions = 1000;
+  Cpu cpu(o);
+  cpu.loadElf(image(40, halfwords({0xe7fe}), {}));  // 0x100: b 0x100
+  const RunResult r = cpu.call(0x100, {});
+  ASSERT_EQ(r.reason, StopReason::kFault);
+  EXPECT_NE(r.fault.find("runaway"), std::string::npos);
+  EXPECT_LE(r.instructions, 1000u);
+}
+
+TEST(Cpu, DividesAreTimedByTheirOperands) {
+  Cpu cpu(m4());
+  // 0x100: udiv r0, r0, r1; bx lr
+  cpu.loadElf(image(40, halfwords({0xfbb0, 0xf0f1, 0x4770}), {}));
+  const RunResult big = cpu.call(0x100, {0xffffffff, 1});
+  EXPECT_EQ(big.return_value, 0xffffffffu);
+  EXPECT_EQ(big.cycles, 12u + 3u);  // a 32-bit quotient: the top of 2..12
+  const RunResult small = cpu.call(0x100, {5, 7});
+  EXPECT_EQ(small.return_value, 0u);
+  EXPECT_EQ(small.cycles, 2u + 3u);  // a zero quotient: the bottom
+}
+
+TEST(Cpu, ModelFlashReadsChargeWaitStatesThroughTheCountedPath) {
+  for (uint32_t wait : {0u, 4u}) {
+    CpuOptions o = m4();
+    o.flash_wait_states = wait;
+    Cpu cpu(o);
+    const uint8_t weights[] = {7, 8, 9, 10};
+    cpu.mapBytes(kModelFlashBase, weights, sizeof weights);
+    // 0x100: ldrb r0, [r1, #2]; bx lr
+    cpu.loadElf(image(40, halfwords({0x7888, 0x4770}), {}));
+    const RunResult r = cpu.call(0x100, {0, kModelFlashBase});
+    ASSERT_EQ(r.reason, StopReason::kReturned) << r.fault;
+    EXPECT_EQ(r.return_value, 9u);
+    EXPECT_EQ(r.cycles, 2u + 3u + wait);
+  }
+}
+
+TEST(Cpu, HostMemoryIsSharedAndMustBeAligned) {
+  Cpu cpu(m4());
+  alignas(4096) static uint32_t host[1024] = {};
+  cpu.mapHostMemory(kArenaSramBase, host, sizeof host, true);
+  // 0x100: str r0, [r1]; bx lr
+  cpu.loadElf(image(40, halfwords({0x6008, 0x4770}), {}));
+  ASSERT_EQ(cpu.call(0x100, {0xabcd, kArenaSramBase}).reason, StopReason::kReturned);
+  EXPECT_EQ(host[0], 0xabcdu);
+  EXPECT_THROW(cpu.mapHostMemory(kArenaSramBase + 0x100000, host + 1, 64, true), InputError);
+}
+
+TEST(Cpu, LoadElfRejectsSegmentsOutsideMappedMemoryAndOtherArchitectures) {
+  Cpu cpu(m4());
+  const auto outside =
+      ElfImage::parse(test::buildElf(40, {{0x30000000, {1, 2, 3, 4}}}, {}).bytes, "outside.elf");
+  try {
+    cpu.loadElf(outside);
+    FAIL() << "loaded a segment outside mapped memory";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("0x30000000"), std::string::npos) << e.what();
+  }
+  EXPECT_THROW(cpu.loadElf(image(243, words({0x00008067}), {})), InputError);
+}
+
+TEST(Cpu, RiscVWfiResumeAndReturnValue) {
+  CpuOptions o;
+  o.core = Core::kRv32im;
+  Cpu cpu(o);
+  // 0x100: li a0, 5; wfi; addi a0, a0, 1; ret
+  cpu.loadElf(image(243, words({0x00500513, 0x10500073, 0x00150513, 0x00008067}), {}));
+  const RunResult waiting = cpu.call(0x100, {});
+  ASSERT_EQ(waiting.reason, StopReason::kWaitForInterrupt) << waiting.fault;
+  EXPECT_EQ(waiting.pc, 0x108u);
+  const RunResult done = cpu.resume();
+  ASSERT_EQ(done.reason, StopReason::kReturned);
+  EXPECT_EQ(done.return_value, 6u);
+  // One cycle per instruction: li, wfi, addi, ret (a return predicted by the stack: no penalty).
+  EXPECT_EQ(waiting.cycles + done.cycles, 4u) << waiting.cycles << " " << waiting.instructions
+                                              << " " << done.cycles << " " << done.instructions;
+}
+
+TEST(Cpu, PresetLookup) {
+  EXPECT_EQ(coreForPreset("cortex-m0plus"), Core::kCortexM0Plus);
+  EXPECT_EQ(coreForPreset("cortex-m4f"), Core::kCortexM4F);
+  EXPECT_EQ(coreForPreset("cortex-m33"), Core::kCortexM33);
+  EXPECT_EQ(coreForPreset("rv32im"), Core::kRv32im);
+  EXPECT_FALSE(coreForPreset("cortex-m7"));
+  EXPECT_FALSE(coreForPreset("cortex-m55"));
+  EXPECT_EQ(coreInfo(Core::kCortexM4F).flash_wait_states, 5u);
+}
+
+}  // namespace
+}  // namespace hilsim::iss
