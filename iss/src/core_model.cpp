@@ -10,43 +10,28 @@ namespace {
 constexpr int kArmMClass = UC_MODE_THUMB | UC_MODE_MCLASS;
 
 const CoreInfo kCores[] = {
-    // STM32G0 at 48 MHz: 1 flash wait state (RM0444, "Read access latency").
     // Exception entry 15 (Cortex-M0+ TRM 3.6.1); exit 11 is an estimate (POP of 8 words with PC).
     {Core::kCortexM0Plus,
      "cortex-m0plus",
      {UC_ARCH_ARM, kArmMClass, UC_CPU_ARM_CORTEX_M0},
      true,
-     1,
-     0,
      15,
      11},
-    // STM32L4R5 at 120 MHz: 5 flash wait states (RM0432, range 1 boost). Entry 12, exit 10
-    // (Cortex-M4 TRM; without FPU context stacking).
-    {Core::kCortexM4F,
-     "cortex-m4f",
-     {UC_ARCH_ARM, kArmMClass, UC_CPU_ARM_CORTEX_M4},
-     true,
-     5,
-     0,
-     12,
-     10},
-    // STM32U5 at 128 MHz: 3 flash wait states (RM0456, range 1). Entry and exit as Cortex-M4.
+    // Exception entry 12, exit 10 (Cortex-M4 TRM; without FPU context stacking).
+    {Core::kCortexM4F, "cortex-m4f", {UC_ARCH_ARM, kArmMClass, UC_CPU_ARM_CORTEX_M4}, true, 12, 10},
+    // Exception entry and exit as Cortex-M4.
     {Core::kCortexM33,
      "cortex-m33",
      {UC_ARCH_ARM, kArmMClass, UC_CPU_ARM_CORTEX_M33},
      true,
-     3,
-     0,
      12,
      10},
-    // SiFive E31: code from ITIM or I-cache, data from DTIM, no wait states. Entry: 4 cycles of
+    // SiFive E31. Exception entry: 4 cycles of
     // interrupt latency plus 16 stores of a trap wrapper; exit: 16 loads, mret and its refill.
     {Core::kRv32im,
      "rv32im",
      {UC_ARCH_RISCV, UC_MODE_RISCV32, UC_CPU_RISCV32_SIFIVE_E31},
      false,
-     0,
-     0,
      20,
      20},
 };

@@ -125,8 +125,8 @@ struct Cpu::Impl {
   explicit Impl(const CpuOptions& o)
       : options(o), info(coreInfo(o.core)), riscv(o.core == Core::kRv32im) {
     params.core = o.core;
-    params.flash_wait_states = o.flash_wait_states.value_or(info.flash_wait_states);
-    params.sram_wait_states = o.sram_wait_states.value_or(info.sram_wait_states);
+    params.flash_wait_states = o.flash_wait_states;
+    params.sram_wait_states = o.sram_wait_states;
   }
 
   ~Impl() {

@@ -46,11 +46,12 @@ RunOutcome cpuRun(const Core& core, const std::string& entry, std::vector<std::s
 Counts counts(const Core& core, const std::string& entry, std::vector<std::string> extra = {}) {
   bool has_flash = false, has_sram = false;
   for (const std::string& a : extra) {
-    has_flash |= a == "--flash-wait-states";
-    has_sram |= a == "--sram-wait-states";
+    has_flash |= a.rfind("cpu.flash_wait_states=", 0) == 0;
+    has_sram |= a.rfind("cpu.sram_wait_states=", 0) == 0;
   }
-  if (!has_flash) extra.insert(extra.end(), {"--flash-wait-states", "0"});
-  if (!has_sram) extra.insert(extra.end(), {"--sram-wait-states", "0"});
+  // Put first, so that a test's own --set wins.
+  if (!has_flash) extra.insert(extra.begin(), {"--set", "cpu.flash_wait_states=0"});
+  if (!has_sram) extra.insert(extra.begin(), {"--set", "cpu.sram_wait_states=0"});
   const RunOutcome out = cpuRun(core, entry, extra);
   EXPECT_EQ(out.exit_code, 0) << out.command << "\n" << out.err;
   std::smatch m;
@@ -160,7 +161,7 @@ TEST(IssCortexM4, LoopIsIterationsTimesBody) {
 
 TEST(IssCortexM4, FlashWaitStatesOnTakenBranches) {
   // 999 taken branches fetch their target from flash: 3 N + 2 + 2 * 999 with 2 wait states.
-  EXPECT_EQ(cycles(kM4, "count_down", {"--arg", "1000", "--flash-wait-states", "2"}),
+  EXPECT_EQ(cycles(kM4, "count_down", {"--arg", "1000", "--set", "cpu.flash_wait_states=2"}),
             3002u + 2 * 999);
 }
 
@@ -168,12 +169,12 @@ TEST(IssCortexM4, FlashWaitStatesOnModelReads) {
   // mov.w 1, ldrb 2 + 1 (its base was just computed), ldrb 1, ldrb 1 (pipelined), bx 3 = 9;
   // each of the 3 reads from the model flash waits 3 more.
   EXPECT_EQ(cycles(kM4, "model_reads"), 9u);
-  EXPECT_EQ(cycles(kM4, "model_reads", {"--flash-wait-states", "3"}), 9u + 3 * 3);
+  EXPECT_EQ(cycles(kM4, "model_reads", {"--set", "cpu.flash_wait_states=3"}), 9u + 3 * 3);
 }
 
 TEST(IssCortexM4, SramWaitStatesOnEveryAccess) {
   // loads_pipelined (8) with 2 wait states on each of its 4 accesses.
-  EXPECT_EQ(cycles(kM4, "loads_pipelined", {"--arg", kTable, "--sram-wait-states", "2"}),
+  EXPECT_EQ(cycles(kM4, "loads_pipelined", {"--arg", kTable, "--set", "cpu.sram_wait_states=2"}),
             8u + 4 * 2);
 }
 
@@ -256,7 +257,8 @@ TEST(IssRv32im, Stores) {
   // sw, sw, sb, ret: 1 each.
   EXPECT_EQ(cycles(kRv, "stores", {"--arg", kTable}), 4u);
   // With 2 SRAM wait states each store holds the pipeline 2 more cycles.
-  EXPECT_EQ(cycles(kRv, "stores", {"--arg", kTable, "--sram-wait-states", "2"}), 4u + 3 * 2);
+  EXPECT_EQ(cycles(kRv, "stores", {"--arg", kTable, "--set", "cpu.sram_wait_states=2"}),
+            4u + 3 * 2);
 }
 
 TEST(IssRv32im, MultiplyLatency) {
@@ -306,12 +308,12 @@ TEST(IssRv32im, LoopIsIterationsTimesBody) {
 
 TEST(IssRv32im, WaitStates) {
   // 999 taken branches with 2 flash wait states each.
-  EXPECT_EQ(cycles(kRv, "count_down", {"--arg", "1000", "--flash-wait-states", "2"}),
+  EXPECT_EQ(cycles(kRv, "count_down", {"--arg", "1000", "--set", "cpu.flash_wait_states=2"}),
             2007u + 2 * 999);
   // lui, lbu, lbu, lbu (rewrites a2 while the first lbu's 3-cycle result is pending: waits 1),
   // ret: 6; each of the 3 model-flash reads waits 3 more.
   EXPECT_EQ(cycles(kRv, "model_reads"), 6u);
-  EXPECT_EQ(cycles(kRv, "model_reads", {"--flash-wait-states", "3"}), 6u + 3 * 3);
+  EXPECT_EQ(cycles(kRv, "model_reads", {"--set", "cpu.flash_wait_states=3"}), 6u + 3 * 3);
 }
 
 // ---- errors ------------------------------------------------------------------------------------

@@ -31,12 +31,6 @@ uint32_t parseArgument(const std::string& text) {
   return negative ? uint32_t(0 - magnitude) : uint32_t(magnitude);
 }
 
-uint32_t parseWaitStates(const std::string& option, const std::string& text) {
-  const uint64_t v = parseUnsigned(option, text);
-  if (v > 1000) throw UsageError(option + ": " + text + " wait states is more than 1000");
-  return uint32_t(v);
-}
-
 std::string hex(uint32_t v) {
   char text[16];
   std::snprintf(text, sizeof text, "0x%08x", v);
@@ -54,7 +48,7 @@ std::string joined(const std::vector<std::string>& names) {
 int cpuRunCommand(int argc, char** argv, int first) {
   std::string path, entry;
   std::vector<std::string> arg_texts, sets;
-  std::optional<std::string> config_path, max_text, flash_text, sram_text;
+  std::optional<std::string> config_path, max_text;
   bool json = false;
   ArgParser args(
       "cpu-run",
@@ -71,9 +65,6 @@ int cpuRunCommand(int argc, char** argv, int first) {
   args.repeated("--set", &sets, "key=value", "override one config key (repeatable)");
   args.option("--max-instructions", &max_text, "N",
               "stop as a runaway after N instructions (default 10000000000)");
-  args.option("--flash-wait-states", &flash_text, "N",
-              "flash wait states (default: the preset's typical part, iss/README.md)");
-  args.option("--sram-wait-states", &sram_text, "N", "SRAM wait states (default: the preset's)");
   args.flag("--json", &json, "print {\"cycles\": N, \"instructions\": M}");
   if (!args.parse(argc, argv, first)) return 0;
   if (entry.empty()) throw UsageError("cpu-run: --entry SYMBOL is required");
@@ -92,8 +83,8 @@ int cpuRunCommand(int argc, char** argv, int first) {
   options.max_instructions =
       max_text ? parseUnsigned("--max-instructions", *max_text) : kDefaultMaxInstructions;
   if (options.max_instructions == 0) throw UsageError("--max-instructions: must be at least 1");
-  if (flash_text) options.flash_wait_states = parseWaitStates("--flash-wait-states", *flash_text);
-  if (sram_text) options.sram_wait_states = parseWaitStates("--sram-wait-states", *sram_text);
+  options.flash_wait_states = config.cpu.flash_wait_states;
+  options.sram_wait_states = config.cpu.sram_wait_states;
   std::vector<uint32_t> values;
   for (const std::string& t : arg_texts) values.push_back(parseArgument(t));
   const size_t max_args = *core == iss::Core::kRv32im ? 8 : 4;

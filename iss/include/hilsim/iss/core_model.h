@@ -1,7 +1,8 @@
 #pragma once
 // The CPU cores the ISS executes, keyed by hilsim's CPU preset names, with the Unicorn engine
-// configuration of each and the default memory wait states of a typical part at the preset's
-// clock (iss/README.md, "Wait states", names the parts and their manuals).
+// configuration of each. The memory wait states come from the configuration
+// (cpu.flash_wait_states, cpu.sram_wait_states; their defaults per preset are in
+// timing/src/cpu_presets.cpp, the parts they come from in iss/README.md).
 
 #include <cstdint>
 #include <optional>
@@ -24,9 +25,6 @@ struct CoreInfo {
   const char* preset;  // hilsim's CPU preset name, e.g. "cortex-m4f"
   EngineConfig engine;
   bool thumb = false;  // Arm Thumb (return addresses and entry points carry bit 0)
-  // Wait states of the typical part at the preset's clock, in core cycles.
-  uint32_t flash_wait_states = 0;  // per non-sequential fetch from flash and per model-flash read
-  uint32_t sram_wait_states = 0;   // per load/store access
   // Exception entry and exit, in core cycles (charged by Cpu::callInterrupt).
   uint32_t exception_entry_cycles = 0;
   uint32_t exception_exit_cycles = 0;

@@ -37,9 +37,9 @@ class MmioHandler {
 
 struct CpuOptions {
   Core core = Core::kCortexM4F;
-  // Wait states in core cycles; unset means the core's default (core_model.h).
-  std::optional<uint32_t> flash_wait_states;
-  std::optional<uint32_t> sram_wait_states;
+  // Wait states in core cycles (cpu.flash_wait_states, cpu.sram_wait_states).
+  uint32_t flash_wait_states = 0;
+  uint32_t sram_wait_states = 0;
   // The most instructions one call may execute (across its resumes) before it is stopped as a
   // runaway fault; 0 means no limit.
   uint64_t max_instructions = 0;
