@@ -11,6 +11,8 @@ packages=(
   parallel                   # tests of sweep job files
   libdnnl-dev ocl-icd-opencl-dev opencl-c-headers   # oneDNN, the benchmarks' native baseline
   librsvg2-bin               # renders the SVG plots in tests
+  gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib   # Cortex-M firmware
+  gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf                       # RV32 firmware
 )
 
 missing=()
