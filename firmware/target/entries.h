@@ -19,6 +19,10 @@ void hs_cpu_init(void);
 // kCallBufferWords (129) words in .bss.
 extern uint32_t hs_call_words[];
 
+// hs_call_payload_words (kernel_entries.cpp, in flash): 76 words, each kernel's payload word
+// count as this image lays calls out, indexed by KernelId (entry 0 unused), so a test can check
+// that host and image agree.
+
 // Runs the packed call `words` (usually hs_call_words) of kernel `id` (abi::KernelId). Returns
 // abi::CallStatus: 0 ran, 1 unknown kernel id, 2 payload length not the kernel's.
 uint32_t hs_kernel(uint32_t id, const uint32_t* words);

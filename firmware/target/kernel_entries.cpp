@@ -23,6 +23,10 @@ extern "C" {
 
 uint32_t hs_call_words[abi::kCallBufferWords];
 
+// Constant data (no constructor runs): each kernel's payload word count in this image.
+__attribute__((used)) extern const abi::CallWordTable hs_call_payload_words =
+    abi::callWordTable(abi::AllCalls{});
+
 uint32_t hs_kernel(uint32_t id, const uint32_t* words) {
   return static_cast<uint32_t>(abi::dispatch(id, words, OwnAddress{}));
 }

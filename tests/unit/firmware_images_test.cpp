@@ -14,6 +14,7 @@
 #include "files.h"
 #include "hilsim/errors.h"
 #include "hilsim/firmware/images.h"
+#include "hilsim/kernels/abi/calls.h"
 #include "hilsim/kernels/abi/words.h"
 
 namespace hilsim::test {
@@ -44,6 +45,15 @@ struct Elf {
   std::vector<Segment> segments;
   std::map<std::string, Symbol> symbols;
   std::map<std::string, std::vector<uint8_t>> sections;  // by name, non-NOBITS only
+  std::map<uint32_t, std::vector<uint8_t>> loaded;       // allocated sections by address
+
+  // `bytes` bytes of the loaded image at `address` (empty if not all there).
+  std::vector<uint8_t> at(uint32_t address, uint32_t bytes) const {
+    for (const auto& [start, data] : loaded)
+      if (address >= start && uint64_t{address} - start + bytes <= data.size())
+        return {data.begin() + (address - start), data.begin() + (address - start + bytes)};
+    return {};
+  }
 };
 
 template <typename T>
@@ -83,20 +93,23 @@ Elf readElf(const std::string& path) {
                             read<uint32_t>(f, p + 16), read<uint32_t>(f, p + 20)});
   }
   struct Section {
-    uint32_t name, type, offset, size, link;
+    uint32_t name, type, flags, addr, offset, size, link;
   };
   std::vector<Section> sections;
   for (uint16_t i = 0; i < shnum; ++i) {
     const size_t s = shoff + size_t{i} * shentsize;
-    sections.push_back({read<uint32_t>(f, s), read<uint32_t>(f, s + 4), read<uint32_t>(f, s + 16),
+    sections.push_back({read<uint32_t>(f, s), read<uint32_t>(f, s + 4), read<uint32_t>(f, s + 8),
+                        read<uint32_t>(f, s + 12), read<uint32_t>(f, s + 16),
                         read<uint32_t>(f, s + 20), read<uint32_t>(f, s + 24)});
   }
   if (shstrndx >= sections.size()) return elf;
   const uint32_t names = sections[shstrndx].offset;
   for (const Section& s : sections) {
-    if (s.type != 8 /* SHT_NOBITS */ && s.offset + uint64_t{s.size} <= f.size())
-      elf.sections[cString(f, names + s.name)] =
-          std::vector<uint8_t>(f.begin() + s.offset, f.begin() + s.offset + s.size);
+    if (s.type != 8 /* SHT_NOBITS */ && s.offset + uint64_t{s.size} <= f.size()) {
+      const std::vector<uint8_t> data(f.begin() + s.offset, f.begin() + s.offset + s.size);
+      elf.sections[cString(f, names + s.name)] = data;
+      if (s.flags & 2 /* SHF_ALLOC */) elf.loaded[s.addr] = data;
+    }
     if (s.type != 2 /* SHT_SYMTAB */ || s.link >= sections.size()) continue;
     const uint32_t strings = sections[s.link].offset;
     for (uint32_t at = s.offset; at + 16 <= s.offset + s.size; at += 16) {
@@ -213,6 +226,27 @@ TEST_P(FirmwareImage, DefinesEveryEntry) {
   ASSERT_TRUE(elf.symbols.count("hs_stack_top"));
   EXPECT_EQ(elf.symbols.at("hs_stack_top").value, kSramEnd);
   EXPECT_EQ(elf.entry, elf.symbols.at("hs_halt").value);
+}
+
+template <class... Calls>
+std::vector<uint32_t> hostPayloadWords(kernels::abi::CallList<Calls...>) {
+  std::vector<uint32_t> words(sizeof...(Calls) + 1, 0);
+  ((words[static_cast<uint32_t>(Calls::kId)] = kernels::abi::callWords<Calls>()), ...);
+  return words;
+}
+
+// Host and image lay every call out in the same number of words (the image's own table).
+TEST_P(FirmwareImage, LaysOutEveryCallAsTheHostDoes) {
+  const Elf elf = readElf(firmware::imagePath(GetParam().preset));
+  ASSERT_TRUE(elf.symbols.count("hs_call_payload_words"));
+  const Symbol& table = elf.symbols.at("hs_call_payload_words");
+  const std::vector<uint32_t> host = hostPayloadWords(kernels::abi::AllCalls{});
+  ASSERT_EQ(table.size, host.size() * 4);
+  EXPECT_LT(table.value, kFlashEnd);
+  const std::vector<uint8_t> bytes = elf.at(table.value, table.size);
+  ASSERT_EQ(bytes.size(), table.size) << "the table is not in the image's loaded sections";
+  for (size_t id = 1; id < host.size(); ++id)
+    EXPECT_EQ(read<uint32_t>(bytes, 4 * id), host[id]) << "KernelId " << id;
 }
 
 TEST_P(FirmwareImage, KeepsToTheMemoryMap) {

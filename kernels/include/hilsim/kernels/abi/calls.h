@@ -344,4 +344,23 @@ constexpr uint32_t largestCallWords(CallList<Calls...>) {
 static_assert(idsInOrder(AllCalls{}), "AllCalls must list KernelId 1.. in order, once each");
 static_assert(largestCallWords(AllCalls{}) <= kMaxCallWords, "raise kMaxCallWords");
 
+template <class... Calls>
+constexpr uint32_t countCalls(CallList<Calls...>) {
+  return sizeof...(Calls);
+}
+constexpr uint32_t kCallCount = countCalls(AllCalls{});
+
+// The payload words of every call, indexed by KernelId (entry 0, no kernel, is 0). The firmware
+// exports its own (hs_call_payload_words), so a test can hold both sides' layouts side by side.
+struct CallWordTable {
+  uint32_t words[kCallCount + 1];
+};
+
+template <class... Calls>
+constexpr CallWordTable callWordTable(CallList<Calls...>) {
+  CallWordTable table{};
+  ((table.words[static_cast<uint32_t>(Calls::kId)] = callWords<Calls>()), ...);
+  return table;
+}
+
 }  // namespace hilsim::kernels::abi
