@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "hilsim/drv/job_path.h"
 #include "hilsim/drv/regs.h"
 
 namespace hilsim::drv {
@@ -40,18 +41,11 @@ void Device::enableInterrupts() {
   io_.write32(regs::IRQ_STATUS, regs::IRQ_DONE | regs::IRQ_ERROR);
 }
 
-void Device::programJob(const Job& job, uint32_t num_cores) {
-  io_.write32(regs::JOB_TABLE_LO, static_cast<uint32_t>(job.table_addr));
-  io_.write32(regs::JOB_TABLE_HI, static_cast<uint32_t>(job.table_addr >> 32));
-  io_.write32(regs::CORE_MASK_LO, static_cast<uint32_t>(job.core_mask));
-  if (num_cores > 32) io_.write32(regs::CORE_MASK_HI, static_cast<uint32_t>(job.core_mask >> 32));
+void Device::submitJob(const Job& job, uint32_t num_cores) {
+  job_path::submitJob(io_, job.table_addr, job.core_mask, num_cores);
 }
 
-void Device::start() { io_.write32(regs::CTRL, regs::CTRL_START); }
-
-uint32_t Device::irqStatus() { return io_.read32(regs::IRQ_STATUS); }
-
-void Device::clearIrq(uint32_t bits) { io_.write32(regs::IRQ_STATUS, bits); }
+uint32_t Device::acknowledgeIrq() { return job_path::acknowledgeInterrupt(io_); }
 
 void Device::softReset() { io_.write32(regs::CTRL, regs::CTRL_SOFT_RESET); }
 

@@ -16,10 +16,9 @@ class Device {
   bool identify(uint32_t* version);
   DeviceInfo readInfo(uint32_t version);
   void enableInterrupts();
-  void programJob(const Job& job, uint32_t num_cores);
-  void start();
-  uint32_t irqStatus();
-  void clearIrq(uint32_t bits);
+  // The job path (hilsim/drv/job_path.h): starts `job`; reads and clears IRQ_STATUS.
+  void submitJob(const Job& job, uint32_t num_cores);
+  uint32_t acknowledgeIrq();
   void softReset();
   bool busy();
   CoreCounters counters(uint32_t core);

@@ -101,8 +101,7 @@ Status Driver::submit(const Job& job) {
     return fail(Status::kBadArgument, "core mask 0x" + std::to_string(job.core_mask) +
                                           " names cores the device does not have");
   io_.spendCycles(options_.job_cycles);
-  device_->programJob(job, info_.num_cores);
-  device_->start();
+  device_->submitJob(job, info_.num_cores);
   job_running_ = true;
   ++jobs_submitted_;
   logger().debug("job {}: descriptor table at {:#x}, core mask {:#x}", jobs_submitted_ - 1,
@@ -120,8 +119,7 @@ Status Driver::wait(uint64_t timeout_cycles) {
                                       " host cycles; " + state + "; device soft-reset");
   }
   io_.spendCycles(options_.irq_handler_cycles);
-  const uint32_t irq = device_->irqStatus();
-  device_->clearIrq(irq);
+  const uint32_t irq = device_->acknowledgeIrq();
   if (irq & regs::IRQ_ERROR) {
     const std::string state = device_->describeStatus(info_.num_cores);
     (void)softReset();

@@ -63,7 +63,8 @@ void svdfInteger(const SvdfParams& p, const int8_t* input, const int8_t* weights
   for (size_t i = 0; i < size_t(p.batches) * units; ++i) {
     const int32_t scaled =
         multiplyByQuantizedMultiplier(unit_out[i], p.time_multiplier, p.time_shift);
-    output[i] = static_cast<int8_t>(std::clamp(wrapAdd(scaled, p.output_zero_point), -128, 127));
+    output[i] =
+        static_cast<int8_t>(std::clamp<int32_t>(wrapAdd(scaled, p.output_zero_point), -128, 127));
   }
 }
 

@@ -63,15 +63,20 @@ class Interpreter::NodeContext final : public PrepareContext, public InvokeConte
     sizes.push_back(bytes);
     return static_cast<int>(sizes.size() - 1);
   }
+  void* allocatePersistent(size_t bytes, size_t alignment) override {
+    return interp_.persistent_.allocate(bytes, alignment);
+  }
   uint8_t* scratch(int handle) override {
     return interp_.arena_.data() + interp_.scratch_offsets_[node_].at(static_cast<size_t>(handle));
   }
   HostClock& clock() override { return *interp_.clock_; }
   LayerRecord& record() override { return record_; }
   void chargeReference() override {
-    interp_.clock_->advance(interp_.ref_cycles_[node_], CpuActivity::kKernel);
+    if (!ran_on_target_) interp_.clock_->advance(interp_.ref_cycles_[node_], CpuActivity::kKernel);
     charged_ = true;
   }
+  CpuTarget* cpuTarget() override { return interp_.options_.cpu_target; }
+  void ranOnTarget() override { ran_on_target_ = true; }
   bool charged() const { return charged_; }
 
  private:
@@ -79,6 +84,7 @@ class Interpreter::NodeContext final : public PrepareContext, public InvokeConte
   size_t node_;
   LayerRecord record_;
   bool charged_ = false;
+  bool ran_on_target_ = false;  // the target charged the cycles it executed
 };
 
 Interpreter::Interpreter(Model& model, const OpResolver& resolver, InterpreterOptions options)
@@ -149,6 +155,7 @@ void Interpreter::allocate() {
   prepareNodes();
   planMemory(lifetimes);
   initVariableTensors();
+  mapIntoTarget();
   allocated_ = true;
 }
 
@@ -235,7 +242,7 @@ void Interpreter::planMemory(const Lifetimes& lifetimes) {
   plan_ = planArena(requests);
   if (plan_.total_bytes > options_.max_arena_bytes)
     throw arenaTooLarge(model_, options_.max_arena_bytes, plan_.total_bytes, "the tensor arena");
-  arena_.assign(plan_.total_bytes, 0);
+  arena_ = PageMemory(plan_.total_bytes);
   for (size_t r = 0; r < arena_tensors.size(); ++r)
     arena_tensors[r]->data = arena_.data() + plan_.offsets[r];
   size_t r = arena_tensors.size();
@@ -273,6 +280,15 @@ void Interpreter::initVariableTensors() {
       const int fill = t.type == TensorType::INT8 ? t.quant.zero_point0() : 0;
       std::memset(t.data, fill, t.bytes);
     }
+}
+
+void Interpreter::mapIntoTarget() {
+  CpuTarget* target = options_.cpu_target;
+  if (!target) return;
+  target->mapArena(arena_.data(), arena_.bytes());
+  for (const PageMemory& block : persistent_.blocks())
+    target->mapPersistent(block.data(), block.bytes());
+  target->mapModel(model_.bytes().data(), model_.bytes().size());
 }
 
 std::optional<GemmShape> Interpreter::gemm(size_t node) const {

@@ -4,10 +4,11 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
-#include <vector>
 
+#include "hilsim/kernels/abi/calls.h"
 #include "hilsim/kernels/pooling.h"
 #include "hilsim/rt/kernels/conv_common.h"
+#include "hilsim/rt/kernels/kernel_call.h"
 #include "hilsim/rt/kernels/reference.h"
 
 namespace hilsim::rt {
@@ -15,7 +16,7 @@ namespace {
 
 class AveragePool2DRef final : public Kernel {
  public:
-  OpWork prepare(PrepareContext&, Node& node) override {
+  OpWork prepare(PrepareContext& ctx, Node& node) override {
     expectArity(node, 1, 1);
     const Tensor& in = requiredInput(node, 0, "input");
     Tensor& out = *node.output(0);
@@ -48,7 +49,7 @@ class AveragePool2DRef final : public Kernel {
                         out.quant.zero_point0(), &p_.act_min, &p_.act_max);
     if (!kernels::poolWindowsCoverInput(g))
       throw ModelError("a pooling window of input " + describe(in) + " covers no input");
-    acc_.assign(size_t(g.in_c), 0);
+    acc_ = allocatePersistentArray<int32_t>(ctx, size_t(g.in_c));
 
     OpWork work;
     work.outputs = g.outputs();
@@ -56,14 +57,15 @@ class AveragePool2DRef final : public Kernel {
     return work;
   }
 
-  void invoke(InvokeContext&, Node& node) override {
-    kernels::averagePoolInt8(p_, node.input(0)->as<int8_t>(), acc_.data(),
-                             node.output(0)->as<int8_t>());
+  void invoke(InvokeContext& ctx, Node& node) override {
+    kernels::abi::AveragePoolInt8Call call{p_, node.input(0)->as<int8_t>(), acc_,
+                                           node.output(0)->as<int8_t>()};
+    runCall(ctx, call);
   }
 
  private:
   kernels::PoolParams p_;
-  std::vector<int32_t> acc_;
+  int32_t* acc_ = nullptr;  // persistent: in_c accumulators
 };
 
 }  // namespace

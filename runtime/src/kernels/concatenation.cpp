@@ -3,10 +3,12 @@
 // inputs are copied as they are even when their quantization differs from the output's.
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
-#include "hilsim/kernels/concatenation.h"
+#include "hilsim/kernels/abi/calls.h"
+#include "hilsim/rt/kernels/kernel_call.h"
 #include "hilsim/rt/kernels/kernel_util.h"
 #include "hilsim/rt/kernels/reference.h"
 
@@ -55,11 +57,15 @@ class ConcatenationRef final : public Kernel {
     const int axis = axis_option < 0 ? axis_option + rank : axis_option;
 
     params_ = {};
+    // The kernel's sizes are 32-bit; every one is at most the output's byte count.
+    if (out.bytes > std::numeric_limits<uint32_t>::max())
+      throw ModelError("output " + describe(out) + " has more than 2^32 - 1 bytes");
     params_.inputs = static_cast<int32_t>(node.inputs.size());
     size_t inner = typeSize(out.type);
     for (int d = axis + 1; d < rank; ++d) inner *= static_cast<size_t>(out.dim(d));
-    params_.outer_count = 1;
-    for (int d = 0; d < axis; ++d) params_.outer_count *= static_cast<size_t>(out.dim(d));
+    size_t outer = 1;
+    for (int d = 0; d < axis; ++d) outer *= static_cast<size_t>(out.dim(d));
+    params_.outer_count = static_cast<uint32_t>(outer);
     int64_t axis_total = 0;
     inputs_.clear();
     for (size_t i = 0; i < node.inputs.size(); ++i) {
@@ -77,7 +83,7 @@ class ConcatenationRef final : public Kernel {
                            " in dimension " + std::to_string(d) + " (the axis is " +
                            std::to_string(axis) + ")");
       axis_total += in.dim(axis);
-      params_.slab_bytes[i] = static_cast<size_t>(in.dim(axis)) * inner;
+      params_.slab_bytes[i] = static_cast<uint32_t>(static_cast<size_t>(in.dim(axis)) * inner);
       inputs_.push_back(&in);
     }
     if (axis_total != out.dim(axis))
@@ -90,10 +96,12 @@ class ConcatenationRef final : public Kernel {
     return work;
   }
 
-  void invoke(InvokeContext&, Node& node) override {
-    const uint8_t* inputs[kernels::kMaxConcatenationInputs] = {};
-    for (size_t i = 0; i < inputs_.size(); ++i) inputs[i] = inputs_[i]->data;
-    kernels::concatenate(params_, inputs, node.output(0)->data);
+  void invoke(InvokeContext& ctx, Node& node) override {
+    kernels::abi::ConcatenationCall call;
+    call.params = params_;
+    for (size_t i = 0; i < inputs_.size(); ++i) call.inputs[i] = inputs_[i]->data;
+    call.output = node.output(0)->data;
+    runCall(ctx, call);
   }
 
  private:

@@ -5,8 +5,9 @@
 #include <cstdint>
 #include <string>
 
-#include "hilsim/kernels/conv.h"
+#include "hilsim/kernels/abi/calls.h"
 #include "hilsim/rt/kernels/conv_common.h"
+#include "hilsim/rt/kernels/kernel_call.h"
 #include "hilsim/rt/kernels/reference.h"
 
 namespace hilsim::rt {
@@ -14,7 +15,7 @@ namespace {
 
 class Conv2DRef final : public Kernel {
  public:
-  OpWork prepare(PrepareContext&, Node& node) override {
+  OpWork prepare(PrepareContext& ctx, Node& node) override {
     expectArity(node, 2, 3);
     const Tensor& in = requiredInput(node, 0, "input");
     const Tensor& filter = requiredInput(node, 1, "filter");
@@ -25,7 +26,6 @@ class Conv2DRef final : public Kernel {
     expectRank(filter, 4, "filter");
 
     p_ = {};
-    quant_ = {};
     p_.geo = computeWindowGeometry(in, out, filter.dim(1), filter.dim(2), options->padding(),
                                    options->stride_h(), options->stride_w(),
                                    options->dilation_h_factor(), options->dilation_w_factor());
@@ -44,9 +44,8 @@ class Conv2DRef final : public Kernel {
     p_.filters_per_group = g.out_c / groups;
     if (in.type == TensorType::FLOAT32)
       throw ModelError("float32 CONV_2D is not supported (hilsim supports int8)");
-    quant_ =
-        prepareConvQuant(in, filter, bias, out, options->fused_activation_function(), g.out_c, 0);
-    p_.quant = quant_.requant();
+    p_.quant = prepareConvQuant(ctx, in, filter, bias, out, options->fused_activation_function(),
+                                g.out_c, 0);
 
     OpWork work;
     work.outputs = g.outputs();
@@ -56,14 +55,14 @@ class Conv2DRef final : public Kernel {
     return work;
   }
 
-  void invoke(InvokeContext&, Node& node) override {
-    kernels::convInt8(p_, node.input(0)->as<int8_t>(), node.input(1)->as<int8_t>(),
-                      node.output(0)->as<int8_t>());
+  void invoke(InvokeContext& ctx, Node& node) override {
+    kernels::abi::ConvInt8Call call{p_, node.input(0)->as<int8_t>(), node.input(1)->as<int8_t>(),
+                                    node.output(0)->as<int8_t>()};
+    runCall(ctx, call);
   }
 
  private:
-  kernels::ConvParams p_;
-  ConvQuantParams quant_;  // the arrays p_.quant points into
+  kernels::ConvParams p_;  // its requantization arrays are in persistent memory
 };
 
 }  // namespace

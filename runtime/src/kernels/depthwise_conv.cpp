@@ -4,10 +4,10 @@
 
 #include <cstdint>
 #include <string>
-#include <vector>
 
-#include "hilsim/kernels/depthwise_conv.h"
+#include "hilsim/kernels/abi/calls.h"
 #include "hilsim/rt/kernels/conv_common.h"
+#include "hilsim/rt/kernels/kernel_call.h"
 #include "hilsim/rt/kernels/reference.h"
 
 namespace hilsim::rt {
@@ -15,7 +15,7 @@ namespace {
 
 class DepthwiseConv2DRef final : public Kernel {
  public:
-  OpWork prepare(PrepareContext&, Node& node) override {
+  OpWork prepare(PrepareContext& ctx, Node& node) override {
     expectArity(node, 2, 3);
     const Tensor& in = requiredInput(node, 0, "input");
     const Tensor& filter = requiredInput(node, 1, "filter");
@@ -28,7 +28,6 @@ class DepthwiseConv2DRef final : public Kernel {
       throw ModelError("filter must be [1, h, w, channels], is " + describe(filter));
 
     p_ = {};
-    quant_ = {};
     p_.geo = computeWindowGeometry(in, out, filter.dim(1), filter.dim(2), options->padding(),
                                    options->stride_h(), options->stride_w(),
                                    options->dilation_h_factor(), options->dilation_w_factor());
@@ -43,10 +42,9 @@ class DepthwiseConv2DRef final : public Kernel {
                        std::to_string(g.out_c) + " output channels of output " + describe(out));
     if (in.type == TensorType::FLOAT32)
       throw ModelError("float32 DEPTHWISE_CONV_2D is not supported (hilsim supports int8)");
-    quant_ =
-        prepareConvQuant(in, filter, bias, out, options->fused_activation_function(), g.out_c, 3);
-    p_.quant = quant_.requant();
-    acc_.assign(size_t(g.out_c), 0);
+    p_.quant = prepareConvQuant(ctx, in, filter, bias, out, options->fused_activation_function(),
+                                g.out_c, 3);
+    acc_ = allocatePersistentArray<int32_t>(ctx, size_t(g.out_c));
 
     OpWork work;
     work.outputs = g.outputs();
@@ -54,15 +52,16 @@ class DepthwiseConv2DRef final : public Kernel {
     return work;
   }
 
-  void invoke(InvokeContext&, Node& node) override {
-    kernels::depthwiseConvInt8(p_, node.input(0)->as<int8_t>(), node.input(1)->as<int8_t>(),
-                               acc_.data(), node.output(0)->as<int8_t>());
+  void invoke(InvokeContext& ctx, Node& node) override {
+    kernels::abi::DepthwiseConvInt8Call call{p_, node.input(0)->as<int8_t>(),
+                                             node.input(1)->as<int8_t>(), acc_,
+                                             node.output(0)->as<int8_t>()};
+    runCall(ctx, call);
   }
 
  private:
-  kernels::DepthwiseConvParams p_;
-  ConvQuantParams quant_;  // the arrays p_.quant points into
-  std::vector<int32_t> acc_;
+  kernels::DepthwiseConvParams p_;  // its requantization arrays are in persistent memory
+  int32_t* acc_ = nullptr;          // persistent: out_c accumulators
 };
 
 }  // namespace

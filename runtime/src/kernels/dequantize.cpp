@@ -3,7 +3,8 @@
 #include <cstdint>
 #include <string>
 
-#include "hilsim/kernels/dequantize.h"
+#include "hilsim/kernels/abi/calls.h"
+#include "hilsim/rt/kernels/kernel_call.h"
 #include "hilsim/rt/kernels/kernel_util.h"
 #include "hilsim/rt/kernels/reference.h"
 
@@ -37,13 +38,16 @@ class DequantizeRef final : public Kernel {
     return work;
   }
 
-  void invoke(InvokeContext&, Node& node) override {
+  void invoke(InvokeContext& ctx, Node& node) override {
     const Tensor& in = *node.input(0);
     float* out = node.output(0)->as<float>();
-    if (type_ == TensorType::INT8)
-      kernels::dequantizeInt8(params_, in.as<int8_t>(), out);
-    else
-      kernels::dequantizeInt16(params_, in.as<int16_t>(), out);
+    if (type_ == TensorType::INT8) {
+      kernels::abi::DequantizeInt8Call call{params_, in.as<int8_t>(), out};
+      runCall(ctx, call);
+    } else {
+      kernels::abi::DequantizeInt16Call call{params_, in.as<int16_t>(), out};
+      runCall(ctx, call);
+    }
   }
 
  private:

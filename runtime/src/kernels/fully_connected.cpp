@@ -8,11 +8,11 @@ namespace {
 
 class FullyConnectedRef final : public Kernel {
  public:
-  OpWork prepare(PrepareContext&, Node& node) override {
-    params_ = prepareFullyConnected(node);
+  OpWork prepare(PrepareContext& ctx, Node& node) override {
+    params_ = prepareFullyConnected(ctx, node);
     return fullyConnectedWork(params_);
   }
-  void invoke(InvokeContext&, Node&) override { runFullyConnectedReference(params_); }
+  void invoke(InvokeContext& ctx, Node&) override { runFullyConnectedReference(ctx, params_); }
   std::optional<GemmShape> gemm() const override { return params_.shape; }
 
  private:

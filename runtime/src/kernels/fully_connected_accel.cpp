@@ -63,8 +63,8 @@ class FullyConnectedAccel final : public Kernel {
  public:
   explicit FullyConnectedAccel(AccelContext& context) : ctx_(context) {}
 
-  OpWork prepare(PrepareContext&, Node& node) override {
-    params_ = prepareFullyConnected(node);
+  OpWork prepare(PrepareContext& prepare_ctx, Node& node) override {
+    params_ = prepareFullyConnected(prepare_ctx, node);
     index_ = node.index;
     const GemmShape& shape = params_.shape;
     ref_cycles_ = ctx_.cpu().fullyConnectedCycles(shape.rows, shape.k, shape.n);
@@ -100,12 +100,12 @@ class FullyConnectedAccel final : public Kernel {
     setReason(rec, decision_);
     rec.break_even_macs = break_even_;
     if (!decision_.offload) {
-      runFullyConnectedReference(params_);
+      runFullyConnectedReference(ctx, params_);
       return;  // the interpreter charges the reference cycles
     }
     std::vector<int8_t> reference;
     if (ctx_.mode() == OffloadMode::kCompare) {
-      runFullyConnectedReference(params_);
+      runFullyConnectedReference(ctx, params_);
       ctx.chargeReference();
       const int8_t* out = params_.output->as<int8_t>();
       reference.assign(out, out + params_.output->bytes);
@@ -121,7 +121,7 @@ class FullyConnectedAccel final : public Kernel {
       failed.detail = failure.cause();
       setReason(rec, failed);
       ctx_.recordFailure(std::move(failure));
-      runFullyConnectedReference(params_);
+      runFullyConnectedReference(ctx, params_);
       ctx.chargeReference();
       return;
     }

@@ -6,7 +6,8 @@
 #include <string>
 
 #include "hilsim/errors.h"
-#include "hilsim/kernels/fully_connected.h"
+#include "hilsim/kernels/abi/calls.h"
+#include "hilsim/rt/kernels/kernel_call.h"
 #include "hilsim/rt/quant.h"
 
 namespace hilsim::rt {
@@ -207,6 +208,20 @@ FullyConnectedParams prepareFullyConnected(const Node& node) {
   return p;
 }
 
+FullyConnectedParams prepareFullyConnected(PrepareContext& ctx, const Node& node) {
+  FullyConnectedParams p = prepareFullyConnected(node);
+  if (p.type == TensorType::INT8) {
+    const size_t n = p.multipliers.size();
+    int32_t* multipliers = allocatePersistentArray<int32_t>(ctx, n);
+    int32_t* shifts = allocatePersistentArray<int32_t>(ctx, n);
+    std::copy(p.multipliers.begin(), p.multipliers.end(), multipliers);
+    std::copy(p.shifts.begin(), p.shifts.end(), shifts);
+    p.persistent_multipliers = multipliers;
+    p.persistent_shifts = shifts;
+  }
+  return p;
+}
+
 OpWork fullyConnectedWork(const FullyConnectedParams& params) {
   OpWork work;
   work.macs = params.shape.macs();
@@ -217,22 +232,22 @@ OpWork fullyConnectedWork(const FullyConnectedParams& params) {
   return work;
 }
 
-void runFullyConnectedReference(const FullyConnectedParams& p) {
+void runFullyConnectedReference(InvokeContext& ctx, const FullyConnectedParams& p) {
   const auto rows = static_cast<int32_t>(p.shape.rows);
   const auto k = static_cast<int32_t>(p.shape.k);
   const auto n = static_cast<int32_t>(p.shape.n);
   if (p.type == TensorType::FLOAT32) {
-    kernels::FullyConnectedFloatParams f;
-    f.rows = rows;
-    f.k = k;
-    f.n = n;
-    f.act_min = p.act_min_f;
-    f.act_max = p.act_max_f;
-    kernels::fullyConnectedFloat(f, p.input->as<float>(), p.filter->as<float>(),
-                                 p.bias ? p.bias->as<float>() : nullptr, p.output->as<float>());
+    kernels::abi::FullyConnectedFloatCall call;
+    call.params = {rows, k, n, p.act_min_f, p.act_max_f};
+    call.input = p.input->as<float>();
+    call.filter = p.filter->as<float>();
+    call.bias = p.bias ? p.bias->as<float>() : nullptr;
+    call.output = p.output->as<float>();
+    runCall(ctx, call);
     return;
   }
-  kernels::FullyConnectedInt8Params q;
+  kernels::abi::FullyConnectedInt8Call call;
+  kernels::FullyConnectedInt8Params& q = call.params;
   q.rows = rows;
   q.k = k;
   q.n = n;
@@ -240,10 +255,13 @@ void runFullyConnectedReference(const FullyConnectedParams& p) {
   q.output_offset = p.output_zero_point;
   q.act_min = p.act_min;
   q.act_max = p.act_max;
-  q.multipliers = p.multipliers.data();
-  q.shifts = p.shifts.data();
-  kernels::fullyConnectedInt8(q, p.input->as<int8_t>(), p.filter->as<int8_t>(),
-                              p.bias ? p.bias->as<int32_t>() : nullptr, p.output->as<int8_t>());
+  q.multipliers = p.persistent_multipliers ? p.persistent_multipliers : p.multipliers.data();
+  q.shifts = p.persistent_shifts ? p.persistent_shifts : p.shifts.data();
+  call.input = p.input->as<int8_t>();
+  call.filter = p.filter->as<int8_t>();
+  call.bias = p.bias ? p.bias->as<int32_t>() : nullptr;
+  call.output = p.output->as<int8_t>();
+  runCall(ctx, call);
 }
 
 }  // namespace hilsim::rt

@@ -5,7 +5,8 @@
 #include <string>
 
 #include "elementwise_common.h"
-#include "hilsim/kernels/hard_swish.h"
+#include "hilsim/kernels/abi/calls.h"
+#include "hilsim/rt/kernels/kernel_call.h"
 #include "hilsim/rt/kernels/kernel_util.h"
 #include "hilsim/rt/kernels/reference.h"
 
@@ -45,13 +46,16 @@ class HardSwishRef final : public Kernel {
     return work;
   }
 
-  void invoke(InvokeContext&, Node& node) override {
+  void invoke(InvokeContext& ctx, Node& node) override {
     const Tensor& in = *node.input(0);
     Tensor& out = *node.output(0);
-    if (type_ == TensorType::INT8)
-      kernels::hardSwishInt8(params_, in.as<int8_t>(), out.as<int8_t>());
-    else
-      kernels::hardSwishFloat(params_.count, in.as<float>(), out.as<float>());
+    if (type_ == TensorType::INT8) {
+      kernels::abi::HardSwishInt8Call call{params_, in.as<int8_t>(), out.as<int8_t>()};
+      runCall(ctx, call);
+    } else {
+      kernels::abi::HardSwishFloatCall call{params_.count, in.as<float>(), out.as<float>()};
+      runCall(ctx, call);
+    }
   }
 
  private:

@@ -5,8 +5,9 @@
 #include <limits>
 #include <string>
 
+#include "hilsim/kernels/abi/calls.h"
 #include "hilsim/kernels/activation_scaling.h"
-#include "hilsim/kernels/logistic.h"
+#include "hilsim/rt/kernels/kernel_call.h"
 #include "hilsim/rt/kernels/kernel_util.h"
 #include "hilsim/rt/kernels/reference.h"
 
@@ -48,15 +49,19 @@ class LogisticRef final : public Kernel {
     return work;
   }
 
-  void invoke(InvokeContext&, Node& node) override {
+  void invoke(InvokeContext& ctx, Node& node) override {
     const Tensor& in = *node.input(0);
     Tensor& out = *node.output(0);
-    if (type_ == TensorType::INT8)
-      kernels::logisticInt8(int8_, in.as<int8_t>(), out.as<int8_t>());
-    else if (type_ == TensorType::INT16)
-      kernels::logisticInt16(int16_, in.as<int16_t>(), out.as<int16_t>());
-    else
-      kernels::logisticFloat(count_, in.as<float>(), out.as<float>());
+    if (type_ == TensorType::INT8) {
+      kernels::abi::LogisticInt8Call call{int8_, in.as<int8_t>(), out.as<int8_t>()};
+      runCall(ctx, call);
+    } else if (type_ == TensorType::INT16) {
+      kernels::abi::LogisticInt16Call call{int16_, in.as<int16_t>(), out.as<int16_t>()};
+      runCall(ctx, call);
+    } else {
+      kernels::abi::LogisticFloatCall call{count_, in.as<float>(), out.as<float>()};
+      runCall(ctx, call);
+    }
   }
 
  private:

@@ -118,7 +118,7 @@ void expectIntegerTypes(const LstmTensors& t, const char* activation, TensorType
 
 }  // namespace
 
-kernels::LstmInt8Params prepareLstmInt8(const LstmTensors& t, std::vector<int32_t>& folded_biases) {
+kernels::LstmInt8Params prepareLstmInt8(PrepareContext& ctx, const LstmTensors& t) {
   expectIntegerTypes(t, "int8", TensorType::INT32, "int32");
   const Tensor& in = *t.input;
   const Tensor& hidden = *t.output_state;
@@ -130,7 +130,7 @@ kernels::LstmInt8Params prepareLstmInt8(const LstmTensors& t, std::vector<int32_
   kernels::LstmInt8Params p;
   p.shape = t.shape;
   const size_t cells = static_cast<size_t>(t.shape.cells);
-  folded_biases.assign(8 * cells, 0);
+  int32_t* folded_biases = allocatePersistentArray<int32_t>(ctx, 8 * cells);
   kernels::LstmGateInt8* gates[4] = {&p.input_gate, &p.forget_gate, &p.cell_gate, &p.output_gate};
   for (size_t g = 0; g < 4; ++g) {
     const std::string gate = kGateNames[g];
@@ -142,8 +142,8 @@ kernels::LstmInt8Params prepareLstmInt8(const LstmTensors& t, std::vector<int32_
     k.input_weights = wx.as<int8_t>();
     k.recurrent_weights = wh.as<int8_t>();
     // The recurrent FC has no bias; neither FC checks the bias scale (TFLite Micro passes none).
-    int32_t* input_bias = folded_biases.data() + (2 * g) * cells;
-    int32_t* recurrent_bias = folded_biases.data() + (2 * g + 1) * cells;
+    int32_t* input_bias = folded_biases + (2 * g) * cells;
+    int32_t* recurrent_bias = folded_biases + (2 * g + 1) * cells;
     foldZeroPoint(wx, t.biases[g]->as<int32_t>(), in.quant.zero_point0(), input_bias);
     foldZeroPoint(wh, nullptr, hidden.quant.zero_point0(), recurrent_bias);
     k.input_bias = input_bias;

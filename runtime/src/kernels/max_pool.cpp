@@ -9,7 +9,9 @@
 
 #include "elementwise_common.h"
 #include "hilsim/kernels/pooling.h"
+#include "hilsim/kernels/abi/calls.h"
 #include "hilsim/rt/kernels/conv_common.h"
+#include "hilsim/rt/kernels/kernel_call.h"
 #include "hilsim/rt/kernels/reference.h"
 
 namespace hilsim::rt {
@@ -66,15 +68,19 @@ class MaxPool2DRef final : public Kernel {
     return work;
   }
 
-  void invoke(InvokeContext&, Node& node) override {
+  void invoke(InvokeContext& ctx, Node& node) override {
     const Tensor& in = *node.input(0);
     Tensor& out = *node.output(0);
-    if (type_ == TensorType::INT8)
-      kernels::maxPoolInt8(params_, in.as<int8_t>(), out.as<int8_t>());
-    else if (type_ == TensorType::INT16)
-      kernels::maxPoolInt16(params_, in.as<int16_t>(), out.as<int16_t>());
-    else
-      kernels::maxPoolFloat32(params_, in.as<float>(), out.as<float>());
+    if (type_ == TensorType::INT8) {
+      kernels::abi::MaxPoolInt8Call call{params_, in.as<int8_t>(), out.as<int8_t>()};
+      runCall(ctx, call);
+    } else if (type_ == TensorType::INT16) {
+      kernels::abi::MaxPoolInt16Call call{params_, in.as<int16_t>(), out.as<int16_t>()};
+      runCall(ctx, call);
+    } else {
+      kernels::abi::MaxPoolFloatCall call{params_, in.as<float>(), out.as<float>()};
+      runCall(ctx, call);
+    }
   }
 
  private:

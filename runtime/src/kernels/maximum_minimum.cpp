@@ -4,9 +4,11 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "elementwise_common.h"
-#include "hilsim/kernels/maximum_minimum.h"
+#include "hilsim/kernels/abi/calls.h"
+#include "hilsim/rt/kernels/kernel_call.h"
 #include "hilsim/rt/kernels/kernel_util.h"
 #include "hilsim/rt/kernels/reference.h"
 
@@ -46,36 +48,44 @@ class MaximumMinimumRef final : public Kernel {
     return work;
   }
 
-  void invoke(InvokeContext&, Node& node) override {
+  void invoke(InvokeContext& ctx, Node& node) override {
+    namespace abi = kernels::abi;
     const Tensor& in1 = *node.input(0);
     const Tensor& in2 = *node.input(1);
     Tensor& out = *node.output(0);
     const bool max = extremum_ == Extremum::kMaximum;
     switch (type_) {
       case TensorType::INT8:
-        (max ? kernels::maximumInt8 : kernels::minimumInt8)(loops_, in1.as<int8_t>(),
-                                                            in2.as<int8_t>(), out.as<int8_t>());
+        max ? run<abi::MaximumInt8Call>(ctx, in1, in2, out)
+            : run<abi::MinimumInt8Call>(ctx, in1, in2, out);
         break;
       case TensorType::INT16:
-        (max ? kernels::maximumInt16 : kernels::minimumInt16)(loops_, in1.as<int16_t>(),
-                                                              in2.as<int16_t>(), out.as<int16_t>());
+        max ? run<abi::MaximumInt16Call>(ctx, in1, in2, out)
+            : run<abi::MinimumInt16Call>(ctx, in1, in2, out);
         break;
       case TensorType::INT32:
-        (max ? kernels::maximumInt32 : kernels::minimumInt32)(loops_, in1.as<int32_t>(),
-                                                              in2.as<int32_t>(), out.as<int32_t>());
+        max ? run<abi::MaximumInt32Call>(ctx, in1, in2, out)
+            : run<abi::MinimumInt32Call>(ctx, in1, in2, out);
         break;
       case TensorType::INT64:
-        (max ? kernels::maximumInt64 : kernels::minimumInt64)(loops_, in1.as<int64_t>(),
-                                                              in2.as<int64_t>(), out.as<int64_t>());
+        max ? run<abi::MaximumInt64Call>(ctx, in1, in2, out)
+            : run<abi::MinimumInt64Call>(ctx, in1, in2, out);
         break;
       default:
-        (max ? kernels::maximumFloat : kernels::minimumFloat)(loops_, in1.as<float>(),
-                                                              in2.as<float>(), out.as<float>());
+        max ? run<abi::MaximumFloatCall>(ctx, in1, in2, out)
+            : run<abi::MinimumFloatCall>(ctx, in1, in2, out);
         break;
     }
   }
 
  private:
+  template <class Call>
+  void run(InvokeContext& ctx, const Tensor& in1, const Tensor& in2, Tensor& out) const {
+    using T = std::remove_pointer_t<decltype(Call::output)>;
+    Call call{loops_, in1.as<T>(), in2.as<T>(), out.as<T>()};
+    runCall(ctx, call);
+  }
+
   Extremum extremum_;
   TensorType type_ = TensorType::INT8;
   kernels::BroadcastLoops loops_;

@@ -8,7 +8,9 @@
 #include <limits>
 #include <string>
 
+#include "hilsim/kernels/abi/calls.h"
 #include "hilsim/kernels/reduce.h"
+#include "hilsim/rt/kernels/kernel_call.h"
 #include "hilsim/rt/kernels/kernel_util.h"
 #include "hilsim/rt/kernels/reference.h"
 #include "hilsim/rt/quant.h"
@@ -105,19 +107,18 @@ class MeanRef final : public Kernel {
   void invoke(InvokeContext& ctx, Node& node) override {
     const Tensor& in = *node.input(0);
     Tensor& out = *node.output(0);
-    switch (type_) {
-      case TensorType::INT8:
-        kernels::meanInt8(params_, in.as<int8_t>(),
-                          reinterpret_cast<int32_t*>(ctx.scratch(sums_scratch_)), out.as<int8_t>());
-        break;
-      case TensorType::INT16:
-        kernels::meanInt16(params_, in.as<int16_t>(),
-                           reinterpret_cast<int32_t*>(ctx.scratch(sums_scratch_)),
-                           out.as<int16_t>());
-        break;
-      default:
-        kernels::meanFloat32(params_, in.as<float>(), out.as<float>());
-        break;
+    if (type_ == TensorType::FLOAT32) {
+      kernels::abi::MeanFloatCall call{params_, in.as<float>(), out.as<float>()};
+      runCall(ctx, call);
+      return;
+    }
+    auto* sums = reinterpret_cast<int32_t*>(ctx.scratch(sums_scratch_));
+    if (type_ == TensorType::INT8) {
+      kernels::abi::MeanInt8Call call{params_, in.as<int8_t>(), sums, out.as<int8_t>()};
+      runCall(ctx, call);
+    } else {
+      kernels::abi::MeanInt16Call call{params_, in.as<int16_t>(), sums, out.as<int16_t>()};
+      runCall(ctx, call);
     }
   }
 

@@ -3,9 +3,11 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "elementwise_common.h"
-#include "hilsim/kernels/mul.h"
+#include "hilsim/kernels/abi/calls.h"
+#include "hilsim/rt/kernels/kernel_call.h"
 #include "hilsim/rt/kernels/kernel_util.h"
 #include "hilsim/rt/kernels/reference.h"
 
@@ -45,27 +47,35 @@ class MulRef final : public Kernel {
     return work;
   }
 
-  void invoke(InvokeContext&, Node& node) override {
+  void invoke(InvokeContext& ctx, Node& node) override {
     const Tensor& in1 = *node.input(0);
     const Tensor& in2 = *node.input(1);
     Tensor& out = *node.output(0);
     switch (type_) {
       case TensorType::INT8:
-        kernels::mulInt8(quant_, loops_, in1.as<int8_t>(), in2.as<int8_t>(), out.as<int8_t>());
+        run<kernels::abi::MulInt8Call>(ctx, quant_, in1, in2, out);
         break;
       case TensorType::INT16:
-        kernels::mulInt16(quant_, loops_, in1.as<int16_t>(), in2.as<int16_t>(), out.as<int16_t>());
+        run<kernels::abi::MulInt16Call>(ctx, quant_, in1, in2, out);
         break;
       case TensorType::FLOAT32:
-        kernels::mulFloat(float_, loops_, in1.as<float>(), in2.as<float>(), out.as<float>());
+        run<kernels::abi::MulFloatCall>(ctx, float_, in1, in2, out);
         break;
       default:
-        kernels::mulInt32(int32_, loops_, in1.as<int32_t>(), in2.as<int32_t>(), out.as<int32_t>());
+        run<kernels::abi::MulInt32Call>(ctx, int32_, in1, in2, out);
         break;
     }
   }
 
  private:
+  template <class Call, class Params>
+  void run(InvokeContext& ctx, const Params& params, const Tensor& in1, const Tensor& in2,
+           Tensor& out) const {
+    using T = std::remove_pointer_t<decltype(Call::output)>;
+    Call call{params, loops_, in1.as<T>(), in2.as<T>(), out.as<T>()};
+    runCall(ctx, call);
+  }
+
   void prepareQuantized(const Tensor& in1, const Tensor& in2, const Tensor& out,
                         tflite::ActivationFunctionType activation) {
     expectPerTensorQuantized(in1, "input1");

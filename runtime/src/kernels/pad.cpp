@@ -6,7 +6,8 @@
 #include <cstdint>
 #include <string>
 
-#include "hilsim/kernels/pad.h"
+#include "hilsim/kernels/abi/calls.h"
+#include "hilsim/rt/kernels/kernel_call.h"
 #include "hilsim/rt/kernels/kernel_util.h"
 #include "hilsim/rt/kernels/reference.h"
 
@@ -87,30 +88,33 @@ class PadRef final : public Kernel {
     return work;
   }
 
-  void invoke(InvokeContext&, Node& node) override {
+  void invoke(InvokeContext& ctx, Node& node) override {
     const Tensor& in = *node.input(0);
     Tensor& out = *node.output(0);
     switch (type_) {
       case TensorType::INT8:
-        kernels::padInt8(params_, in.as<int8_t>(),
-                         constant_ ? *constant_->as<int8_t>() : default_int8_, out.as<int8_t>());
+        run<kernels::abi::PadInt8Call>(ctx, in, out, default_int8_);
         break;
       case TensorType::INT16:
-        kernels::padInt16(params_, in.as<int16_t>(), constant_ ? *constant_->as<int16_t>() : 0,
-                          out.as<int16_t>());
+        run<kernels::abi::PadInt16Call>(ctx, in, out, int16_t{0});
         break;
       case TensorType::INT32:
-        kernels::padInt32(params_, in.as<int32_t>(), constant_ ? *constant_->as<int32_t>() : 0,
-                          out.as<int32_t>());
+        run<kernels::abi::PadInt32Call>(ctx, in, out, int32_t{0});
         break;
       default:
-        kernels::padFloat32(params_, in.as<float>(), constant_ ? *constant_->as<float>() : 0.0f,
-                            out.as<float>());
+        run<kernels::abi::PadFloatCall>(ctx, in, out, 0.0f);
         break;
     }
   }
 
  private:
+  // The pad value is read at invoke: the optional input may be computed by an earlier operator.
+  template <class Call, class T>
+  void run(InvokeContext& ctx, const Tensor& in, Tensor& out, T default_value) const {
+    Call call{params_, in.as<T>(), constant_ ? *constant_->as<T>() : default_value, out.as<T>()};
+    runCall(ctx, call);
+  }
+
   kernels::PadParams params_;
   TensorType type_ = TensorType::FLOAT32;
   const Tensor* constant_ = nullptr;  // the optional pad value, read at invoke

@@ -4,9 +4,11 @@
 
 #include <cstdint>
 #include <string>
+#include <type_traits>
 
 #include "elementwise_common.h"
-#include "hilsim/kernels/quantize.h"
+#include "hilsim/kernels/abi/calls.h"
+#include "hilsim/rt/kernels/kernel_call.h"
 #include "hilsim/rt/kernels/kernel_util.h"
 #include "hilsim/rt/kernels/reference.h"
 #include "hilsim/rt/quant.h"
@@ -14,43 +16,48 @@
 namespace hilsim::rt {
 namespace {
 
-// One conversion: the freestanding function with its tensor types erased.
-using QuantizeFn = void (*)(const kernels::AffineQuantizeParams&, const kernels::RequantizeParams&,
-                            const uint8_t* input, uint8_t* output);
+// One conversion: its kernel call with the tensor types erased.
+using QuantizeFn = void (*)(InvokeContext& ctx, const kernels::AffineQuantizeParams&,
+                            const kernels::RequantizeParams&, const uint8_t* input,
+                            uint8_t* output);
 
-template <typename Out, void (*kFn)(const kernels::AffineQuantizeParams&, const float*, Out*)>
-void runAffine(const kernels::AffineQuantizeParams& p, const kernels::RequantizeParams&,
-               const uint8_t* input, uint8_t* output) {
-  kFn(p, reinterpret_cast<const float*>(input), reinterpret_cast<Out*>(output));
-}
-
-template <typename In, typename Out, void (*kFn)(const kernels::RequantizeParams&, const In*, Out*)>
-void runRequantize(const kernels::AffineQuantizeParams&, const kernels::RequantizeParams& p,
-                   const uint8_t* input, uint8_t* output) {
-  kFn(p, reinterpret_cast<const In*>(input), reinterpret_cast<Out*>(output));
+template <class Call>
+void runConversion(InvokeContext& ctx, const kernels::AffineQuantizeParams& affine,
+                   const kernels::RequantizeParams& requantize, const uint8_t* input,
+                   uint8_t* output) {
+  using In = std::remove_pointer_t<decltype(Call::input)>;
+  using Out = std::remove_pointer_t<decltype(Call::output)>;
+  Call call;
+  if constexpr (std::is_same_v<decltype(Call::params), kernels::AffineQuantizeParams>)
+    call.params = affine;
+  else
+    call.params = requantize;
+  call.input = reinterpret_cast<In*>(input);
+  call.output = reinterpret_cast<Out*>(output);
+  runCall(ctx, call);
 }
 
 // The conversion for a pair of types, or nullptr if TFLite Micro lacks it.
 QuantizeFn conversionFor(TensorType in, TensorType out) {
   using T = TensorType;
-  namespace k = kernels;
+  namespace abi = kernels::abi;
   if (in == T::FLOAT32) {
-    if (out == T::INT8) return runAffine<int8_t, k::quantizeFloatToInt8>;
-    if (out == T::INT16) return runAffine<int16_t, k::quantizeFloatToInt16>;
+    if (out == T::INT8) return runConversion<abi::QuantizeFloatToInt8Call>;
+    if (out == T::INT16) return runConversion<abi::QuantizeFloatToInt16Call>;
   } else if (in == T::INT8) {
-    if (out == T::INT8) return runRequantize<int8_t, int8_t, k::requantizeInt8ToInt8>;
-    if (out == T::INT16) return runRequantize<int8_t, int16_t, k::requantizeInt8ToInt16>;
-    if (out == T::INT32) return runRequantize<int8_t, int32_t, k::requantizeInt8ToInt32>;
-    if (out == T::UINT8) return runRequantize<int8_t, uint8_t, k::requantizeInt8ToUint8>;
+    if (out == T::INT8) return runConversion<abi::RequantizeInt8ToInt8Call>;
+    if (out == T::INT16) return runConversion<abi::RequantizeInt8ToInt16Call>;
+    if (out == T::INT32) return runConversion<abi::RequantizeInt8ToInt32Call>;
+    if (out == T::UINT8) return runConversion<abi::RequantizeInt8ToUint8Call>;
   } else if (in == T::UINT8) {
-    if (out == T::INT8) return runRequantize<uint8_t, int8_t, k::requantizeUint8ToInt8>;
+    if (out == T::INT8) return runConversion<abi::RequantizeUint8ToInt8Call>;
   } else if (in == T::INT16) {
-    if (out == T::INT8) return runRequantize<int16_t, int8_t, k::requantizeInt16ToInt8>;
-    if (out == T::INT16) return runRequantize<int16_t, int16_t, k::requantizeInt16ToInt16>;
-    if (out == T::INT32) return runRequantize<int16_t, int32_t, k::requantizeInt16ToInt32>;
+    if (out == T::INT8) return runConversion<abi::RequantizeInt16ToInt8Call>;
+    if (out == T::INT16) return runConversion<abi::RequantizeInt16ToInt16Call>;
+    if (out == T::INT32) return runConversion<abi::RequantizeInt16ToInt32Call>;
   } else if (in == T::INT32) {
-    if (out == T::INT8) return runRequantize<int32_t, int8_t, k::requantizeInt32ToInt8>;
-    if (out == T::INT16) return runRequantize<int32_t, int16_t, k::requantizeInt32ToInt16>;
+    if (out == T::INT8) return runConversion<abi::RequantizeInt32ToInt8Call>;
+    if (out == T::INT16) return runConversion<abi::RequantizeInt32ToInt16Call>;
   }
   return nullptr;
 }
@@ -92,8 +99,8 @@ class QuantizeRef final : public Kernel {
     return work;
   }
 
-  void invoke(InvokeContext&, Node& node) override {
-    run_(affine_, requantize_, node.input(0)->data, node.output(0)->data);
+  void invoke(InvokeContext& ctx, Node& node) override {
+    run_(ctx, affine_, requantize_, node.input(0)->data, node.output(0)->data);
   }
 
  private:

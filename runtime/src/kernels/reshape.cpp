@@ -1,13 +1,16 @@
 // Reference RESHAPE kernel. TensorFlow Lite Micro runs it in place when it can; hilsim's arena
-// gives the output its own buffer, so invoke copies the bytes. The output tensor's shape from
-// the model is authoritative (as in TFLite Micro); the requested shape (constant shape input,
-// else ReshapeOptions.new_shape) is checked against it.
+// gives the output its own buffer, so invoke copies the bytes (a copy call, so that a CpuTarget
+// executes it too). The output tensor's shape from the model is authoritative (as in TFLite
+// Micro); the requested shape (constant shape input, else ReshapeOptions.new_shape) is checked
+// against it.
 
-#include <cstring>
+#include <cstdint>
 #include <limits>
 #include <optional>
 #include <string>
 
+#include "hilsim/kernels/abi/calls.h"
+#include "hilsim/rt/kernels/kernel_call.h"
 #include "hilsim/rt/kernels/kernel_util.h"
 #include "hilsim/rt/kernels/reference.h"
 
@@ -66,6 +69,8 @@ class ReshapeRef final : public Kernel {
     if (input_->type != output_->type)
       throw ModelError("input " + describe(*input_) + " and output " + describe(*output_) +
                        " have different types");
+    if (input_->bytes > std::numeric_limits<uint32_t>::max())
+      throw ModelError("input " + describe(*input_) + " has more than 2^32 - 1 bytes");
     const int64_t elements = input_->elements();
     if (output_->elements() != elements)
       throw ModelError("output " + describe(*output_) + " does not hold the " +
@@ -79,8 +84,10 @@ class ReshapeRef final : public Kernel {
     return OpWork{};
   }
 
-  void invoke(InvokeContext&, Node&) override {
-    if (output_->data != input_->data) std::memmove(output_->data, input_->data, input_->bytes);
+  void invoke(InvokeContext& ctx, Node&) override {
+    if (output_->data == input_->data) return;
+    kernels::abi::CopyCall call{input_->data, output_->data, static_cast<uint32_t>(input_->bytes)};
+    runCall(ctx, call);
   }
 
  private:

@@ -7,7 +7,8 @@
 #include <limits>
 #include <string>
 
-#include "hilsim/kernels/softmax.h"
+#include "hilsim/kernels/abi/calls.h"
+#include "hilsim/rt/kernels/kernel_call.h"
 #include "hilsim/rt/kernels/kernel_util.h"
 #include "hilsim/rt/kernels/reference.h"
 #include "hilsim/rt/quant.h"
@@ -19,7 +20,7 @@ constexpr int kScaledDiffIntegerBits = 5;  // exp() input format Q5.26
 
 class SoftmaxRef final : public Kernel {
  public:
-  OpWork prepare(PrepareContext&, Node& node) override {
+  OpWork prepare(PrepareContext& ctx, Node& node) override {
     expectArity(node, 1, 1);
     const Tensor& in = requiredInput(node, 0, "input");
     Tensor& out = *node.output(0);
@@ -44,6 +45,7 @@ class SoftmaxRef final : public Kernel {
       float_.beta = beta;
     } else if (in.type == TensorType::INT8) {
       prepareInt8(in, out, beta);
+      result_ = allocatePersistentArray<kernels::abi::SoftmaxResult>(ctx, 1);
     } else {
       throw ModelError("unsupported input " + describe(in) +
                        " (hilsim supports float32 and int8 softmax)");
@@ -53,20 +55,26 @@ class SoftmaxRef final : public Kernel {
     return work;
   }
 
-  void invoke(InvokeContext&, Node& node) override {
+  void invoke(InvokeContext& ctx, Node& node) override {
     const Tensor& in = *node.input(0);
     Tensor& out = *node.output(0);
-    int32_t failed_row = 0;
-    kernels::SoftmaxStatus status = kernels::SoftmaxStatus::kOk;
-    if (out_type_ == TensorType::FLOAT32)
-      kernels::softmaxFloat(float_, in.as<float>(), out.as<float>());
-    else if (out_type_ == TensorType::INT16)
-      status = kernels::softmaxInt8ToInt16(quant_, in.as<int8_t>(), out.as<int16_t>(), &failed_row);
-    else
-      status = kernels::softmaxInt8ToInt8(quant_, in.as<int8_t>(), out.as<int8_t>(), &failed_row);
+    if (out_type_ == TensorType::FLOAT32) {
+      kernels::abi::SoftmaxFloatCall call{float_, in.as<float>(), out.as<float>()};
+      runCall(ctx, call);
+      return;
+    }
+    *result_ = {};
+    if (out_type_ == TensorType::INT16) {
+      kernels::abi::SoftmaxInt8ToInt16Call call{quant_, in.as<int8_t>(), out.as<int16_t>(),
+                                                result_};
+      runCall(ctx, call);
+    } else {
+      kernels::abi::SoftmaxInt8ToInt8Call call{quant_, in.as<int8_t>(), out.as<int8_t>(), result_};
+      runCall(ctx, call);
+    }
     // TFLite Micro stops here (TFLITE_CHECK) too: the row's sum of exps overflowed its format.
-    if (status == kernels::SoftmaxStatus::kSumOfExpsOverflow)
-      throw ModelError("sum of exponentials of row " + std::to_string(failed_row) +
+    if (result_->status == kernels::SoftmaxStatus::kSumOfExpsOverflow)
+      throw ModelError("sum of exponentials of row " + std::to_string(result_->failed_row) +
                        " overflows the Q12.19 accumulator");
   }
 
@@ -113,6 +121,7 @@ class SoftmaxRef final : public Kernel {
   TensorType out_type_ = TensorType::FLOAT32;
   kernels::SoftmaxFloatParams float_;
   kernels::SoftmaxInt8Params quant_;
+  kernels::abi::SoftmaxResult* result_ = nullptr;  // persistent: the call reports into it
 };
 
 }  // namespace

@@ -1,11 +1,14 @@
 // Reference SQUEEZE kernel: removes dimensions of size 1 (those listed in squeeze_dims, negative
 // ones counting from the end, or all of them when the list is empty) and copies the bytes, as
-// TensorFlow Lite Micro does, for any element type the runtime knows.
+// TensorFlow Lite Micro does, for any element type the runtime knows (a copy call, so that a
+// CpuTarget executes it too).
 
 #include <cstdint>
-#include <cstring>
+#include <limits>
 #include <string>
 
+#include "hilsim/kernels/abi/calls.h"
+#include "hilsim/rt/kernels/kernel_call.h"
 #include "hilsim/rt/kernels/kernel_util.h"
 #include "hilsim/rt/kernels/reference.h"
 
@@ -25,6 +28,8 @@ class SqueezeRef final : public Kernel {
     if (in.type != out.type)
       throw ModelError("input " + describe(in) + " and output " + describe(out) +
                        " have different types");
+    if (in.bytes > std::numeric_limits<uint32_t>::max())
+      throw ModelError("input " + describe(in) + " has more than 2^32 - 1 bytes");
     const int rank = in.rank();
     if (rank > kMaxRank)
       throw ModelError("input " + describe(in) + " has more than " + std::to_string(kMaxRank) +
@@ -58,9 +63,10 @@ class SqueezeRef final : public Kernel {
     return work;
   }
 
-  void invoke(InvokeContext&, Node&) override {
-    if (output_->data != input_->data && input_->bytes > 0)
-      std::memmove(output_->data, input_->data, input_->bytes);
+  void invoke(InvokeContext& ctx, Node&) override {
+    if (output_->data == input_->data || input_->bytes == 0) return;
+    kernels::abi::CopyCall call{input_->data, output_->data, static_cast<uint32_t>(input_->bytes)};
+    runCall(ctx, call);
   }
 
  private:

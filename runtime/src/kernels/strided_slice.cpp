@@ -7,7 +7,8 @@
 #include <cstdint>
 #include <string>
 
-#include "hilsim/kernels/strided_slice.h"
+#include "hilsim/kernels/abi/calls.h"
+#include "hilsim/rt/kernels/kernel_call.h"
 #include "hilsim/rt/kernels/kernel_util.h"
 #include "hilsim/rt/kernels/reference.h"
 
@@ -110,15 +111,19 @@ class StridedSliceRef final : public Kernel {
     return work;
   }
 
-  void invoke(InvokeContext&, Node& node) override {
+  void invoke(InvokeContext& ctx, Node& node) override {
     const Tensor& in = *node.input(0);
     Tensor& out = *node.output(0);
-    if (element_bytes_ == 1)
-      kernels::stridedSlice8(params_, in.as<uint8_t>(), out.as<uint8_t>());
-    else if (element_bytes_ == 2)
-      kernels::stridedSlice16(params_, in.as<uint16_t>(), out.as<uint16_t>());
-    else
-      kernels::stridedSlice32(params_, in.as<uint32_t>(), out.as<uint32_t>());
+    if (element_bytes_ == 1) {
+      kernels::abi::StridedSlice8Call call{params_, in.as<uint8_t>(), out.as<uint8_t>()};
+      runCall(ctx, call);
+    } else if (element_bytes_ == 2) {
+      kernels::abi::StridedSlice16Call call{params_, in.as<uint16_t>(), out.as<uint16_t>()};
+      runCall(ctx, call);
+    } else {
+      kernels::abi::StridedSlice32Call call{params_, in.as<uint32_t>(), out.as<uint32_t>()};
+      runCall(ctx, call);
+    }
   }
 
  private:

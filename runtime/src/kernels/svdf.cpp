@@ -8,7 +8,8 @@
 #include <limits>
 #include <string>
 
-#include "hilsim/kernels/svdf.h"
+#include "hilsim/kernels/abi/calls.h"
+#include "hilsim/rt/kernels/kernel_call.h"
 #include "hilsim/rt/kernels/kernel_util.h"
 #include "hilsim/rt/kernels/reference.h"
 #include "hilsim/rt/quant.h"
@@ -127,12 +128,29 @@ class SvdfRef final : public Kernel {
     int8_t* output = node.output(0)->as<int8_t>();
     auto* filter_scratch = reinterpret_cast<int32_t*>(ctx.scratch(filter_scratch_));
     auto* unit_scratch = reinterpret_cast<int32_t*>(ctx.scratch(unit_scratch_));
-    if (int16_state_)
-      kernels::svdfInt16State(p_, input, weights_feature, node.input(2)->as<int16_t>(), bias_data,
-                              state.as<int16_t>(), output, filter_scratch, unit_scratch);
-    else
-      kernels::svdfInt8State(p_, input, weights_feature, node.input(2)->as<int8_t>(), bias_data,
-                             state.as<int8_t>(), output, filter_scratch, unit_scratch);
+    if (int16_state_) {
+      kernels::abi::SvdfInt16StateCall call{p_,
+                                            input,
+                                            weights_feature,
+                                            node.input(2)->as<int16_t>(),
+                                            bias_data,
+                                            state.as<int16_t>(),
+                                            output,
+                                            filter_scratch,
+                                            unit_scratch};
+      runCall(ctx, call);
+    } else {
+      kernels::abi::SvdfInt8StateCall call{p_,
+                                           input,
+                                           weights_feature,
+                                           node.input(2)->as<int8_t>(),
+                                           bias_data,
+                                           state.as<int8_t>(),
+                                           output,
+                                           filter_scratch,
+                                           unit_scratch};
+      runCall(ctx, call);
+    }
   }
 
  private:

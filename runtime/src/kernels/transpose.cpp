@@ -7,7 +7,8 @@
 #include <limits>
 #include <string>
 
-#include "hilsim/kernels/transpose.h"
+#include "hilsim/kernels/abi/calls.h"
+#include "hilsim/rt/kernels/kernel_call.h"
 #include "hilsim/rt/kernels/kernel_util.h"
 #include "hilsim/rt/kernels/reference.h"
 
@@ -69,15 +70,19 @@ class TransposeRef final : public Kernel {
     return work;
   }
 
-  void invoke(InvokeContext&, Node& node) override {
+  void invoke(InvokeContext& ctx, Node& node) override {
     const Tensor& in = *node.input(0);
     Tensor& out = *node.output(0);
-    if (element_bytes_ == 1)
-      kernels::transpose8(params_, in.as<uint8_t>(), out.as<uint8_t>());
-    else if (element_bytes_ == 2)
-      kernels::transpose16(params_, in.as<uint16_t>(), out.as<uint16_t>());
-    else
-      kernels::transpose32(params_, in.as<uint32_t>(), out.as<uint32_t>());
+    if (element_bytes_ == 1) {
+      kernels::abi::Transpose8Call call{params_, in.as<uint8_t>(), out.as<uint8_t>()};
+      runCall(ctx, call);
+    } else if (element_bytes_ == 2) {
+      kernels::abi::Transpose16Call call{params_, in.as<uint16_t>(), out.as<uint16_t>()};
+      runCall(ctx, call);
+    } else {
+      kernels::abi::Transpose32Call call{params_, in.as<uint32_t>(), out.as<uint32_t>()};
+      runCall(ctx, call);
+    }
   }
 
  private:

@@ -5,9 +5,9 @@
 // over from one invocation to the next.
 
 #include <cstdint>
-#include <vector>
 
-#include "hilsim/kernels/lstm.h"
+#include "hilsim/kernels/abi/calls.h"
+#include "hilsim/rt/kernels/kernel_call.h"
 #include "hilsim/rt/kernels/kernel_util.h"
 #include "hilsim/rt/kernels/lstm_prepare.h"
 #include "hilsim/rt/kernels/reference.h"
@@ -38,7 +38,7 @@ class UnidirectionalSequenceLstmRef final : public Kernel {
       float_params_ = prepareLstmFloat(t);
       cell_type_bytes = sizeof(float);
     } else if (type_ == TensorType::INT8) {
-      int8_params_ = prepareLstmInt8(t, folded_biases_);
+      int8_params_ = prepareLstmInt8(ctx, t);
       cell_type_bytes = sizeof(int16_t);
     } else if (type_ == TensorType::INT16) {
       int16_params_ = prepareLstmInt16(t);
@@ -58,17 +58,22 @@ class UnidirectionalSequenceLstmRef final : public Kernel {
     const Tensor& in = *node.input(lstm_input::kInput);
     Tensor& out = *node.output(0);
     if (type_ == TensorType::INT8) {
-      kernels::lstmInt8(int8_params_, integerBuffers<int8_t>(in, out, hidden, cell, scratch));
+      kernels::abi::LstmInt8Call call{int8_params_,
+                                      integerBuffers<int8_t>(in, out, hidden, cell, scratch)};
+      runCall(ctx, call);
     } else if (type_ == TensorType::INT16) {
-      kernels::lstmInt16(int16_params_, integerBuffers<int16_t>(in, out, hidden, cell, scratch));
+      kernels::abi::LstmInt16Call call{int16_params_,
+                                       integerBuffers<int16_t>(in, out, hidden, cell, scratch)};
+      runCall(ctx, call);
     } else {
-      kernels::LstmFloatBuffers b;
-      b.input = in.as<float>();
-      b.output = out.as<float>();
-      b.hidden_state = hidden.as<float>();
-      b.cell_state = cell.as<float>();
-      b.scratch = reinterpret_cast<float*>(scratch);
-      kernels::lstmFloat(float_params_, b);
+      kernels::abi::LstmFloatCall call;
+      call.params = float_params_;
+      call.buffers.input = in.as<float>();
+      call.buffers.output = out.as<float>();
+      call.buffers.hidden_state = hidden.as<float>();
+      call.buffers.cell_state = cell.as<float>();
+      call.buffers.scratch = reinterpret_cast<float*>(scratch);
+      runCall(ctx, call);
     }
   }
 
@@ -77,7 +82,6 @@ class UnidirectionalSequenceLstmRef final : public Kernel {
   kernels::LstmInt8Params int8_params_;
   kernels::LstmInt16Params int16_params_;
   kernels::LstmFloatParams float_params_;
-  std::vector<int32_t> folded_biases_;  // int8_params_ points into it
   int scratch_ = -1;
 };
 

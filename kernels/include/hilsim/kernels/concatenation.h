@@ -12,10 +12,11 @@ namespace hilsim::kernels {
 // TFLite Micro's limit on the number of inputs.
 constexpr int32_t kMaxConcatenationInputs = 10;
 
+// Sizes are in bytes and elements of one tensor, so they fit 32 bits on every target.
 struct ConcatenationParams {
-  int32_t inputs = 0;      // 1 .. kMaxConcatenationInputs
-  size_t outer_count = 0;  // product of the output dimensions before the axis
-  size_t slab_bytes[kMaxConcatenationInputs] = {};  // per input: dim(axis) * inner size * element
+  int32_t inputs = 0;        // 1 .. kMaxConcatenationInputs
+  uint32_t outer_count = 0;  // product of the output dimensions before the axis
+  uint32_t slab_bytes[kMaxConcatenationInputs] = {};  // per input: dim(axis) * inner * element
 };
 
 // `inputs[i]` points to input i's bytes; `output` receives outer_count * sum(slab_bytes) bytes.

@@ -7,10 +7,13 @@
 #include <vector>
 
 #include "hilsim/rt/arena.h"
+#include "hilsim/rt/cpu_target.h"
 #include "hilsim/rt/host_clock.h"
 #include "hilsim/rt/kernel.h"
 #include "hilsim/rt/model.h"
 #include "hilsim/rt/op_resolver.h"
+#include "hilsim/rt/page_memory.h"
+#include "hilsim/rt/persistent_pool.h"
 #include "hilsim/rt/profiler.h"
 #include "hilsim/timing/cpu_cost_model.h"
 
@@ -23,6 +26,9 @@ struct InterpreterOptions {
   // Largest tensor arena the interpreter allocates: far above any microcontroller model, it
   // turns a corrupt shape into an error instead of an attempt to allocate gigabytes.
   uint64_t max_arena_bytes = uint64_t{1} << 30;
+  // Where the reference kernels' arithmetic runs (nullptr: on the host). Must outlive the
+  // interpreter; allocate() maps the arena, persistent memory and the model's bytes into it.
+  CpuTarget* cpu_target = nullptr;
 };
 
 class Interpreter {
@@ -49,6 +55,10 @@ class Interpreter {
   // GEMM shape for FULLY_CONNECTED nodes.
   std::optional<GemmShape> gemm(size_t node) const;
   const ArenaPlan& arenaPlan() const { return plan_; }
+  // The tensor arena (page-aligned, whole pages) and the kernels' persistent memory, once
+  // allocated.
+  const PageMemory& arena() const { return arena_; }
+  const PersistentPool& persistentPool() const { return persistent_; }
   uint32_t invocations() const { return invocations_; }
   HostClock& clock() { return *clock_; }
   const CpuCostModel& costModel() const { return options_.cost_model; }
@@ -71,6 +81,8 @@ class Interpreter {
   std::vector<ArenaRequest> arenaRequests(const Lifetimes& lifetimes,
                                           std::vector<Tensor*>& arena_tensors);
   void initVariableTensors();
+  // Hands the arena, the persistent blocks and the model's bytes to options_.cpu_target.
+  void mapIntoTarget();
 
   Model& model_;
   const OpResolver& resolver_;
@@ -87,7 +99,8 @@ class Interpreter {
   std::vector<Tensor*> inputs_;
   std::vector<Tensor*> outputs_;
   ArenaPlan plan_;
-  std::vector<uint8_t> arena_;
+  PageMemory arena_;
+  PersistentPool persistent_;
   bool allocated_ = false;
   uint32_t invocations_ = 0;
 };

@@ -6,8 +6,10 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
+#include "hilsim/rt/cpu_target.h"
 #include "hilsim/rt/host_clock.h"
 #include "hilsim/rt/layer_record.h"
 #include "hilsim/rt/tensor.h"
@@ -40,7 +42,18 @@ class PrepareContext {
   virtual const Model& model() const = 0;
   // Reserves `bytes` of scratch memory valid during this node's invoke; returns a handle.
   virtual int requestScratch(size_t bytes) = 0;
+  // `bytes` zero-filled bytes aligned to `alignment` (a power of two, at most 4096) that stay
+  // valid as long as the interpreter: for what prepare computes once and a kernel call points
+  // at, so that a CpuTarget can address it (the interpreter maps this memory for it).
+  virtual void* allocatePersistent(size_t bytes, size_t alignment) = 0;
 };
+
+// `count` zero-initialised values of T in persistent memory (PrepareContext::allocatePersistent).
+template <class T>
+T* allocatePersistentArray(PrepareContext& ctx, size_t count) {
+  static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+  return static_cast<T*>(ctx.allocatePersistent(count * sizeof(T), alignof(T)));
+}
 
 class InvokeContext {
  public:
@@ -50,8 +63,14 @@ class InvokeContext {
   // The record of this invocation: kernels set path, reason and the accelerated breakdown.
   virtual LayerRecord& record() = 0;
   // Advances the host clock by the reference kernel's modelled cycles. The interpreter calls it
-  // for every layer left on the reference path that did not call it itself.
+  // for every layer left on the reference path that did not call it itself. After ranOnTarget()
+  // it charges nothing: the target charged the cycles it executed.
   virtual void chargeReference() = 0;
+  // Where reference arithmetic runs: nullptr on the host (InterpreterOptions::cpu_target).
+  virtual CpuTarget* cpuTarget() = 0;
+  // Tells the interpreter this layer's arithmetic ran on the CpuTarget, which charged the host
+  // clock, so the cost model's cycles must not be charged too (rt/kernels/kernel_call.h).
+  virtual void ranOnTarget() = 0;
 };
 
 class Kernel {

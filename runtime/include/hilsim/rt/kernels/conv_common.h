@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <limits>
 #include <string>
-#include <vector>
 
 #include "hilsim/kernels/conv_quant.h"
 #include "hilsim/kernels/conv_window.h"
@@ -78,39 +77,16 @@ inline WindowGeometry computeWindowGeometry(const Tensor& in, const Tensor& out,
   return g;
 }
 
-// Bias and requantization of an int8 convolution with per-channel (or broadcast per-tensor)
-// filter scales, owned by the runtime kernel; requant() lends them to the freestanding kernels.
-struct ConvQuantParams {
-  int32_t input_offset = 0;  // -input zero point
-  int32_t output_zero_point = 0;
-  int32_t act_min = -128;
-  int32_t act_max = 127;
-  std::vector<int32_t> bias;         // one per output channel (zeros without a bias tensor)
-  std::vector<int32_t> multipliers;  // one per output channel
-  std::vector<int32_t> shifts;
-
-  // A view of these parameters; valid while this object lives and its vectors are unchanged.
-  kernels::ChannelRequant requant() const {
-    kernels::ChannelRequant r;
-    r.input_offset = input_offset;
-    r.output_zero_point = output_zero_point;
-    r.act_min = act_min;
-    r.act_max = act_max;
-    r.bias = bias.data();
-    r.multipliers = multipliers.data();
-    r.shifts = shifts.data();
-    return r;
-  }
-};
-
 // Validates the int8 tensors of a convolution (input, int8 filter quantized along
 // `channel_dim` or per tensor, optional int32 bias of `channels` elements, output), copies the
-// bias and computes the per-channel multipliers as TFLite does: double(in_scale) *
-// double(w_scale[c]) / double(out_scale), for one scale as well as many. Throws ModelError.
-inline ConvQuantParams prepareConvQuant(const Tensor& in, const Tensor& filter, const Tensor* bias,
-                                        const Tensor& out,
-                                        tflite::ActivationFunctionType activation, int32_t channels,
-                                        int32_t channel_dim) {
+// bias (zeros without one) and computes the per-channel multipliers as TFLite does:
+// double(in_scale) * double(w_scale[c]) / double(out_scale), for one scale as well as many. The
+// three arrays are in persistent memory. Throws ModelError.
+inline kernels::ChannelRequant prepareConvQuant(PrepareContext& ctx, const Tensor& in,
+                                                const Tensor& filter, const Tensor* bias,
+                                                const Tensor& out,
+                                                tflite::ActivationFunctionType activation,
+                                                int32_t channels, int32_t channel_dim) {
   if (in.type != TensorType::INT8 || filter.type != TensorType::INT8 ||
       out.type != TensorType::INT8)
     throw ModelError("unsupported types: input " + describe(in) + ", filter " + describe(filter) +
@@ -137,21 +113,25 @@ inline ConvQuantParams prepareConvQuant(const Tensor& in, const Tensor& filter, 
                      std::to_string(num_scales) + " along dimension " +
                      std::to_string(filter.quant.quantized_dimension));
 
-  ConvQuantParams q;
+  kernels::ChannelRequant q;
   q.input_offset = -in.quant.zero_point0();
   q.output_zero_point = out.quant.zero_point0();
   const double in_scale = in.quant.scale0();
   const double out_scale = out.quant.scale0();
-  q.bias.assign(static_cast<size_t>(channels), 0);
-  if (bias) std::copy(bias->as<int32_t>(), bias->as<int32_t>() + channels, q.bias.begin());
-  q.multipliers.resize(static_cast<size_t>(channels));
-  q.shifts.resize(static_cast<size_t>(channels));
-  for (size_t c = 0; c < static_cast<size_t>(channels); ++c) {
+  const auto count = static_cast<size_t>(channels);
+  int32_t* bias_values = allocatePersistentArray<int32_t>(ctx, count);
+  int32_t* multipliers = allocatePersistentArray<int32_t>(ctx, count);
+  int32_t* shifts = allocatePersistentArray<int32_t>(ctx, count);
+  if (bias) std::copy(bias->as<int32_t>(), bias->as<int32_t>() + channels, bias_values);
+  for (size_t c = 0; c < count; ++c) {
     const double w_scale = filter.quant.scale[num_scales > 1 ? c : 0];
     const QuantizedMultiplier qm = quantizeMultiplier(in_scale * w_scale / out_scale);
-    q.multipliers[c] = qm.multiplier;
-    q.shifts[c] = qm.shift;
+    multipliers[c] = qm.multiplier;
+    shifts[c] = qm.shift;
   }
+  q.bias = bias_values;
+  q.multipliers = multipliers;
+  q.shifts = shifts;
   int8ActivationRange(activation, out.quant.scale0(), q.output_zero_point, &q.act_min, &q.act_max);
   return q;
 }

@@ -26,6 +26,10 @@ struct FullyConnectedParams {
   bool per_channel = false;
   std::vector<int32_t> multipliers;  // one per output feature (per-tensor: all equal)
   std::vector<int32_t> shifts;
+  // Copies of multipliers and shifts in persistent memory, which the reference kernel's call
+  // points at (set by the PrepareContext overload of prepareFullyConnected; else nullptr).
+  const int32_t* persistent_multipliers = nullptr;
+  const int32_t* persistent_shifts = nullptr;
 
   // float32 path
   float act_min_f = 0.0f;
@@ -34,12 +38,17 @@ struct FullyConnectedParams {
 
 // Validates a FULLY_CONNECTED node and computes its OpData. Throws ModelError.
 FullyConnectedParams prepareFullyConnected(const Node& node);
+// The same, with the int8 multipliers and shifts also copied into persistent memory, as the
+// kernels that run the reference arithmetic need them.
+FullyConnectedParams prepareFullyConnected(PrepareContext& ctx, const Node& node);
 
 // CPU work of one invocation, for the cost model.
 OpWork fullyConnectedWork(const FullyConnectedParams& params);
 
-// The reference kernel (hilsim/kernels/fully_connected.h) on the layer's tensors.
-void runFullyConnectedReference(const FullyConnectedParams& params);
+// The reference kernel (hilsim/kernels/fully_connected.h) on the layer's tensors, through its
+// kernel call (rt/kernels/kernel_call.h): on the host or on the CpuTarget. A CpuTarget needs
+// params from the PrepareContext overload of prepareFullyConnected.
+void runFullyConnectedReference(InvokeContext& ctx, const FullyConnectedParams& params);
 
 // Output range of a fused activation on an int8 tensor with the given quantization.
 void int8ActivationRange(tflite::ActivationFunctionType activation, float scale, int32_t zero_point,

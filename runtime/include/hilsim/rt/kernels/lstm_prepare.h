@@ -6,7 +6,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <vector>
 
 #include "hilsim/kernels/lstm.h"
 #include "hilsim/rt/kernel.h"
@@ -60,9 +59,9 @@ LstmTensors validateLstm(const Node& node);
 kernels::LstmFloatParams prepareLstmFloat(const LstmTensors& t);
 
 // int8 input, hidden state, output and weights (per-tensor, zero point 0), int32 biases, int16
-// cell state (zero point 0). Fills `folded_biases` (8 x cells int32: the zero points folded into
-// each gate's two biases) and returns parameters that point into it, so it must outlive them.
-kernels::LstmInt8Params prepareLstmInt8(const LstmTensors& t, std::vector<int32_t>& folded_biases);
+// cell state (zero point 0). The folded biases (8 x cells int32: the zero points folded into
+// each gate's two biases) go to persistent memory, which the parameters point into.
+kernels::LstmInt8Params prepareLstmInt8(PrepareContext& ctx, const LstmTensors& t);
 
 // int16 input, hidden state and output (zero point 0), int8 weights (per-tensor, zero point 0),
 // int64 biases, int16 cell state (zero point 0). The parameters point into the model's biases.

@@ -1,0 +1,21 @@
+#pragma once
+// Where the host finds the firmware images (firmware/README.md): <dir>/<preset>.elf, <dir> being
+// $HILSIM_FIRMWARE_DIR when set and non-empty, else the build tree's firmware/ directory, fixed
+// at compile time. No path from the user is needed.
+
+#include <string>
+#include <vector>
+
+namespace hilsim::firmware {
+
+// The instruction-set simulator presets that have an image.
+const std::vector<std::string>& presets();
+
+// The directory holding the images.
+std::string imageDir();
+
+// The image of `preset`. Throws ConfigError for a preset without an image and InputError when
+// the file is missing (the build makes it; HILSIM_FIRMWARE=OFF builds none).
+std::string imagePath(const std::string& preset);
+
+}  // namespace hilsim::firmware

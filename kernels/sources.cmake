@@ -1,0 +1,29 @@
+# The freestanding kernel sources (relative to kernels/), shared by the host library below and
+# the firmware images (firmware/image/CMakeLists.txt), which compile them for each core.
+set(HILSIM_KERNEL_SOURCES
+  src/activation_scaling.cpp
+  src/add.cpp
+  src/broadcast.cpp
+  src/concatenation.cpp
+  src/conv.cpp
+  src/depthwise_conv.cpp
+  src/dequantize.cpp
+  src/fully_connected.cpp
+  src/hard_swish.cpp
+  src/logistic.cpp
+  src/lstm_cell.cpp
+  src/lstm_eval.cpp
+  src/lstm_gate.cpp
+  src/maximum_minimum.cpp
+  src/mul.cpp
+  src/pad.cpp
+  src/pooling.cpp
+  src/quantize.cpp
+  src/reduce.cpp
+  src/softmax.cpp
+  src/strided_slice.cpp
+  src/sub.cpp
+  src/svdf.cpp
+  src/tanh.cpp
+  src/transpose.cpp
+)
