@@ -208,6 +208,13 @@ void Model::validateTensor(const tflite::Tensor& t, const std::string& label) co
     checkQuantization(label, t.type(), shape, *q);
   const ConstBytes data = bufferData(t.buffer());
   const size_t elem = typeSize(t.type());
+  // Kernels read constants as arrays of their type: the data must be aligned to it.
+  const size_t offset = static_cast<size_t>(data.data - bytes_.data());
+  if (data.size > 0 && elem > 1 && offset % elem != 0)
+    throw ModelError(label + ": the data of buffer " + std::to_string(t.buffer()) +
+                     " starts at byte " + std::to_string(offset) +
+                     " of the file, which is not aligned to its " + std::to_string(elem) +
+                     "-byte " + typeName(t.type()) + " elements");
   if (data.size > 0 && elem > 0 && data.size < static_cast<uint64_t>(elements) * elem)
     throw ModelError(label + ": buffer " + std::to_string(t.buffer()) + " holds " +
                      std::to_string(data.size) + " bytes but a " + typeName(t.type()) + " " +
