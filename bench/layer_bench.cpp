@@ -132,6 +132,7 @@ int main(int argc, char** argv) {
                             hilsim::rt::InterpreterOptions options;
                             options.clock = &side.host;
                             options.cost_model = hilsim::config::costModel(cfg);
+                            options.cpu_target = side.mcu;
                             hilsim::rt::Interpreter interp(model, side.resolver, options);
                             interp.allocate();
                             std::memcpy(interp.input(0).data, input.data(), input.size());

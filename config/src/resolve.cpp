@@ -70,6 +70,17 @@ void resolveCpuModel(const RawConfig& raw, const HardwareConfig& given_values, H
   hw.cpu.model = iss_possible ? CpuModel::kIss : CpuModel::kCost;
   hw.cpu.flash_wait_states = memory.flash_wait_states;
   hw.cpu.sram_wait_states = memory.sram_wait_states;
+  // The default preset (documented as cost in default.yaml) runs without the note.
+  const bool default_core =
+      cpu.preset == CpuConfig{}.preset && cpu.kernels == timing::KernelLibrary::kReference;
+  if (!raw.cpu.model.value && !iss_possible && !default_core)
+    hw.cpu.model_note =
+        std::string("note: cpu.model is cost: ") +
+        (memory.has_iss ? "the instruction-set simulator runs the reference kernels only, and "
+                          "cpu.kernels is '" +
+                              std::string(toString(cpu.kernels)) + "'"
+                        : "cpu.preset '" + cpu.preset + "' has no instruction timing table") +
+        "; reference and driver cycles come from the cost model";
   if (raw.cpu.model.value && cpu.model == CpuModel::kIss && !iss_possible) {
     std::string with_iss;
     for (const std::string& p : timing::cpuPresetNames())

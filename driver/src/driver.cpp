@@ -100,8 +100,12 @@ Status Driver::submit(const Job& job) {
   if (job.core_mask == 0 || (job.core_mask & ~all) != 0)
     return fail(Status::kBadArgument, "core mask 0x" + std::to_string(job.core_mask) +
                                           " names cores the device does not have");
-  io_.spendCycles(options_.job_cycles);
-  device_->submitJob(job, info_.num_cores);
+  if (FirmwareJobPath* firmware = io_.firmwareJobPath()) {
+    firmware->submit(job);
+  } else {
+    io_.spendCycles(options_.job_cycles);
+    device_->submitJob(job, info_.num_cores);
+  }
   job_running_ = true;
   ++jobs_submitted_;
   logger().debug("job {}: descriptor table at {:#x}, core mask {:#x}", jobs_submitted_ - 1,
@@ -112,14 +116,20 @@ Status Driver::submit(const Job& job) {
 Status Driver::wait(uint64_t timeout_cycles) {
   if (!job_running_) return fail(Status::kBadArgument, "no job to wait for");
   job_running_ = false;
-  if (!io_.waitForIrq(timeout_cycles)) {
+  FirmwareJobPath* firmware = io_.firmwareJobPath();
+  uint32_t irq = 0;
+  const bool raised =
+      firmware ? firmware->wait(timeout_cycles, &irq) : io_.waitForIrq(timeout_cycles);
+  if (!raised) {
     const std::string state = device_->describeStatus(info_.num_cores);
     (void)softReset();
     return fail(Status::kTimeout, "no interrupt within " + std::to_string(timeout_cycles) +
                                       " host cycles; " + state + "; device soft-reset");
   }
-  io_.spendCycles(options_.irq_handler_cycles);
-  const uint32_t irq = device_->acknowledgeIrq();
+  if (!firmware) {
+    io_.spendCycles(options_.irq_handler_cycles);
+    irq = device_->acknowledgeIrq();
+  }
   if (irq & regs::IRQ_ERROR) {
     const std::string state = device_->describeStatus(info_.num_cores);
     (void)softReset();
@@ -141,6 +151,16 @@ Status Driver::softReset() {
   job_running_ = false;
   if (device_->busy()) return fail(Status::kHardwareError, "device still busy after soft reset");
   return Status::kOk;
+}
+
+DriverWork Driver::lastJobWork() {
+  if (FirmwareJobPath* firmware = io_.firmwareJobPath()) return firmware->lastJob();
+  const JobRegisterTraffic t = jobRegisterTraffic(info_.num_cores);
+  DriverWork w;
+  w.cycles =
+      options_.job_cycles + options_.irq_handler_cycles +
+      uint64_t{t.submit_writes + t.completion_reads + t.completion_writes} * options_.reg_cycles;
+  return w;
 }
 
 CoreCounters Driver::counters(uint32_t core) {

@@ -118,7 +118,7 @@ struct Cpu::Impl {
   uint64_t invalid_access_address = 0;
 
   std::vector<Frame> frames;
-  std::vector<PageBuffer> owned;
+  std::vector<std::pair<uint32_t, PageBuffer>> owned;  // by base
   std::vector<std::unique_ptr<CountedRegion>> counted;
   std::vector<std::unique_ptr<MmioBinding>> mmios;
 
@@ -543,6 +543,9 @@ Cpu::Cpu(const CpuOptions& options) : impl_(std::make_unique<Impl>(options)) {
       (err = uc_mem_map(s.uc, kFirmwareSramBase, kFirmwareSramBytes, UC_PROT_ALL)) ||
       (err = uc_mem_map(s.uc, kReturnSentinel, kPageBytes, UC_PROT_READ | UC_PROT_EXEC)))
     s.engineError("cannot map the flash and SRAM", err);
+  if (!s.riscv && (err = uc_mem_map(s.uc, kSystemControlBase, kSystemControlBytes,
+                                    UC_PROT_READ | UC_PROT_WRITE)))
+    s.engineError("cannot map the system control space", err);
   uc_hook hook;
   uc_hook_add(s.uc, &hook, UC_HOOK_BLOCK, reinterpret_cast<void*>(&Impl::blockHook), &s, 1, 0);
   uc_hook_add(s.uc, &hook, UC_HOOK_MEM_INVALID, reinterpret_cast<void*>(&Impl::invalidHook), &s, 1,
@@ -600,9 +603,25 @@ void Cpu::mapBytes(uint32_t base, const void* data, size_t bytes) {
     if (err == UC_ERR_OK) s.counted.push_back(std::move(region));
   } else {
     err = uc_mem_map_ptr(s.uc, base, size, UC_PROT_READ, buffer.get());
-    if (err == UC_ERR_OK) s.owned.push_back(std::move(buffer));
+    if (err == UC_ERR_OK) s.owned.emplace_back(base, std::move(buffer));
   }
   if (err != UC_ERR_OK) s.engineError("cannot map " + hex(base), err);
+}
+
+void Cpu::unmap(uint32_t base, size_t bytes) {
+  Impl& s = *impl_;
+  const uc_err err = uc_mem_unmap(s.uc, base, roundUpToPage(std::max<size_t>(bytes, 1)));
+  if (err != UC_ERR_OK) s.engineError("cannot unmap " + hex(base), err);
+  for (size_t i = 0; i < s.owned.size();)
+    if (s.owned[i].first == base)
+      s.owned.erase(s.owned.begin() + static_cast<std::ptrdiff_t>(i));
+    else
+      ++i;
+  for (size_t i = 0; i < s.counted.size();)
+    if (s.counted[i]->base == base)
+      s.counted.erase(s.counted.begin() + static_cast<std::ptrdiff_t>(i));
+    else
+      ++i;
 }
 
 void Cpu::mapZeroed(uint32_t base, size_t bytes) {

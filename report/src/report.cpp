@@ -95,6 +95,8 @@ void writeLayer(JsonWriter& json, const rt::LayerRecord& r) {
   json.key("reason").value(r.reason);
   json.key("cycles").value(r.cycles);
   json.key("ref_cycles").value(r.ref_cycles);
+  json.key("ref_cycles_source")
+      .value(r.ref_cycles_source == rt::RefCyclesSource::kExecuted ? "iss" : "cost");
   if (r.accel) {
     const rt::AccelBreakdown& a = *r.accel;
     json.key("accel").beginObject();
@@ -107,6 +109,11 @@ void writeLayer(JsonWriter& json, const rt::LayerRecord& r) {
     json.key("sync_cycles").value(a.sync_cycles);
     json.key("bus_stall_cycles").value(a.bus_stall_cycles);
     json.key("bytes_moved").value(a.bytes_moved);
+    json.key("driver_cycles").value(a.driver_cycles);
+    if (a.driver_instructions)
+      json.key("driver_instructions").value(*a.driver_instructions);
+    else
+      json.key("driver_instructions").null();
     json.key("per_core").beginArray();
     for (const rt::CoreBusy& c : a.per_core)
       json.beginObject()
@@ -185,6 +192,11 @@ std::string reportJson(const RunReport& report) {
                  : 0.0);
   json.key("invocations").value(report.invocations);
   json.key("arena_bytes").value(report.arena_bytes);
+  json.key("cpu_model").value(config::toString(report.config.cpu.model));
+  if (report.iss_instructions)
+    json.key("iss_instructions").value(*report.iss_instructions);
+  else
+    json.key("iss_instructions").null();
   json.endObject();
   json.key("notes").beginArray();
   for (const std::string& n : report.notes) json.value(n);

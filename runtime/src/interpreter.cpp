@@ -76,8 +76,13 @@ class Interpreter::NodeContext final : public PrepareContext, public InvokeConte
     charged_ = true;
   }
   CpuTarget* cpuTarget() override { return interp_.options_.cpu_target; }
-  void ranOnTarget() override { ran_on_target_ = true; }
+  void ranOnTarget(uint64_t cycles) override {
+    ran_on_target_ = true;
+    target_cycles_ += cycles;
+  }
   bool charged() const { return charged_; }
+  bool ranOnTarget() const { return ran_on_target_; }
+  uint64_t targetCycles() const { return target_cycles_; }
 
  private:
   Interpreter& interp_;
@@ -85,6 +90,7 @@ class Interpreter::NodeContext final : public PrepareContext, public InvokeConte
   LayerRecord record_;
   bool charged_ = false;
   bool ran_on_target_ = false;  // the target charged the cycles it executed
+  uint64_t target_cycles_ = 0;
 };
 
 Interpreter::Interpreter(Model& model, const OpResolver& resolver, InterpreterOptions options)
@@ -323,6 +329,10 @@ void Interpreter::invoke() {
       rethrowForNode(model_, node);
     }
     if (rec.path == ExecPath::kRef && !ctx.charged()) ctx.chargeReference();
+    if (ctx.ranOnTarget()) {
+      rec.ref_cycles = ctx.targetCycles();
+      rec.ref_cycles_source = RefCyclesSource::kExecuted;
+    }
     if (rec.reason.empty()) rec.reason = "reference kernel";
     rec.cycles = rec.path_cycles.value_or(clock_->now() - rec.start_cycle);
     if (options_.profiler) options_.profiler->endLayer(rec);

@@ -220,6 +220,30 @@ bool HostCpu::waitForIrq(uint64_t timeout_cycles) {
   return irq.read();
 }
 
+bool HostCpu::firmwareAccess(tlm::tlm_command command, uint64_t address, uint8_t* data,
+                             unsigned bytes, const sc_core::sc_time& at, sc_core::sc_time* done) {
+  ++progress_;
+  tlm::tlm_generic_payload& trans = payload_;
+  trans.set_command(command);
+  trans.set_address(address);
+  trans.set_data_ptr(data);
+  trans.set_data_length(bytes);
+  trans.set_streaming_width(bytes);
+  trans.set_byte_enable_ptr(nullptr);
+  trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_core::sc_time delay = at - sc_core::sc_time_stamp();
+  socket->b_transport(trans, delay);
+  *done = sc_core::sc_time_stamp() + delay;
+  return trans.is_response_ok();
+}
+
+void HostCpu::spendUntil(const sc_core::sc_time& until, rt::CpuActivity activity) {
+  const sc_core::sc_time local = localTime();
+  if (until <= local) return;
+  const uint64_t period = clocks_.cpu.value();
+  advance((until.value() - local.value() + period - 1) / period, activity);
+}
+
 uint32_t HostCpu::debugRead32(uint32_t offset) {
   uint32_t value = 0;
   debugReadBlock(offset, &value, 1);

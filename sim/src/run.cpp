@@ -96,15 +96,18 @@ class TracingProfiler final : public rt::Profiler {
 void runOnCountingClock(rt::Model& model, const RunSpec& spec, RunResult* result,
                         report::LayerCollector& collector) {
   rt::CountingClock clock;
+  const std::unique_ptr<firmware::HostMcu> mcu = makeHostMcu(spec.config, clock);
   rt::InterpreterOptions options;
   options.clock = &clock;
   options.profiler = &collector;
   options.cost_model = config::costModel(spec.config);
+  options.cpu_target = mcu.get();
   const rt::OpResolver resolver = rt::referenceOpResolver();
   rt::Interpreter interp(model, resolver, options);
   interp.allocate();
   runFrames(interp, spec, result);
   result->report.simulated_cycles = clock.now();
+  if (mcu) result->report.iss_instructions = mcu->cpu().instructions();
 }
 
 // The GTKWave save file beside a trace: t.vcd -> t.gtkw (other names get .gtkw appended).
@@ -166,6 +169,7 @@ void runOnSimulatedPlatform(rt::Model& model, const RunSpec& spec, RunResult* re
     options.clock = &side.host;
     options.profiler = &profiler;
     options.cost_model = config::costModel(spec.config);
+    options.cpu_target = side.mcu;
     rt::Interpreter interp(model, side.resolver, options);
     interp.allocate();
     runFrames(interp, spec, result);
@@ -173,6 +177,7 @@ void runOnSimulatedPlatform(rt::Model& model, const RunSpec& spec, RunResult* re
     failures = side.accel.failures();
     for (const rt::JobFailure& f : failures) result->report.failures.push_back(f.describe());
     result->report.simulated_cycles = side.host.now();
+    if (side.mcu) result->report.iss_instructions = side.mcu->cpu().instructions();
   });
   if (!failures.empty()) result->failure = summarizeFailures(failures, collector.records());
   if (tracer) {

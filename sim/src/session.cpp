@@ -6,6 +6,7 @@
 #include "hilsim/base/log.h"
 #include "hilsim/config/derived.h"
 #include "hilsim/errors.h"
+#include "hilsim/model/host_firmware.h"
 
 namespace hilsim::sim {
 namespace {
@@ -57,10 +58,21 @@ const char* modeName(Mode mode) {
   return "?";
 }
 
+std::unique_ptr<firmware::HostMcu> makeHostMcu(const config::HardwareConfig& config,
+                                               rt::HostClock& clock) {
+  if (config.cpu.model != config::CpuModel::kIss) return nullptr;
+  firmware::HostMcuOptions o;
+  o.preset = config.cpu.preset;
+  o.flash_wait_states = config.cpu.flash_wait_states;
+  o.sram_wait_states = config.cpu.sram_wait_states;
+  return std::make_unique<firmware::HostMcu>(o, clock);
+}
+
 drv::DriverOptions driverOptions(const config::HardwareConfig& c) {
   drv::DriverOptions o;
   o.job_cycles = c.cpu.driver_job_cycles;
   o.irq_handler_cycles = c.cpu.irq_handler_cycles;
+  o.reg_cycles = c.cpu.driver_reg_cycles;
   // Half the watchdog period: a lost interrupt is detected, and recovered from, by the driver
   // before the watchdog would call the run hung.
   o.timeout_cycles = std::max<uint64_t>(1, c.sim.watchdog_cycles / 2);
@@ -78,6 +90,13 @@ void runSession(const config::HardwareConfig& config, Mode mode, model::Tracer* 
   model::Platform& p = *platform;
   const TimeStamping stamping(p);
   model::runOnPlatform(p, [&] {
+    const std::unique_ptr<firmware::HostMcu> mcu = makeHostMcu(config, p.host());
+    std::unique_ptr<model::HostFirmware> job_path;
+    if (mcu) {
+      job_path = std::make_unique<model::HostFirmware>(p.host(), *mcu, config.accel.num_cores,
+                                                       config.memory.size_bytes);
+      p.host().setFirmwareJobPath(job_path.get());
+    }
     drv::Driver driver(p.host(), driverOptions(config));
     if (driver.open() != drv::Status::kOk)
       throw SimulationError("driver cannot open the accelerator: " + driver.lastError());
@@ -88,8 +107,9 @@ void runSession(const config::HardwareConfig& config, Mode mode, model::Tracer* 
     if (mode != Mode::kRef)
       resolver.add(tflite::BuiltinOperator::FULLY_CONNECTED,
                    [&accel] { return rt::makeFullyConnectedAccel(accel); });
-    HostSide side{p, p.host(), driver, accel, resolver};
+    HostSide side{p, p.host(), driver, accel, resolver, mcu.get()};
     program(side);
+    p.host().setFirmwareJobPath(nullptr);
   });
 }
 

@@ -44,6 +44,52 @@ INSTANTIATE_TEST_SUITE_P(Golden, GoldenCli, ::testing::ValuesIn(params()), [](co
   return info.param.golden + "_" + info.param.mode;
 });
 
+// On a preset with an instruction-set simulator the reference kernels and the driver run as
+// firmware (cpu.model iss): the bytes must not change.
+struct IssParam {
+  std::string golden;
+  std::string preset;
+  std::string mode;
+};
+
+void PrintTo(const IssParam& p, std::ostream* os) {
+  *os << p.golden << " " << p.preset << " " << p.mode;
+}
+
+class GoldenIss : public ::testing::TestWithParam<IssParam> {};
+
+TEST_P(GoldenIss, FirmwareOutputsMatchTflmBytes) {
+  const IssParam& p = GetParam();
+  const GoldenCase& gc = goldenCase(p.golden);
+  const std::string dir = makeTempDir("golden-iss-" + gc.name + "-" + p.preset + "-" + p.mode);
+  for (const GoldenVector& v : gc.vectors) {
+    const std::string out = dir + "/out.bin";
+    const RunOutcome r =
+        runHilsim({"run", "--model", gc.model, "--input", v.input, "--output", out, "--mode",
+                   p.mode, "--quiet", "--set", "cpu.preset=" + p.preset, "--set", "cpu.model=iss"});
+    ASSERT_EQ(r.exit_code, 0) << r.command << "\n" << r.err;
+    EXPECT_EQ(readFile(out), readFile(v.expected)) << r.command;
+  }
+}
+
+std::vector<IssParam> issParams() {
+  std::vector<IssParam> out;
+  for (const std::string& name : goldenCaseNames())
+    for (const char* preset : {"cortex-m4f", "rv32im"})
+      for (const char* mode : {"ref", "accel", "auto", "compare"})
+        out.push_back({name, preset, mode});
+  return out;
+}
+
+std::string issName(const ::testing::TestParamInfo<IssParam>& info) {
+  std::string preset = info.param.preset;
+  for (char& c : preset)
+    if (c == '-') c = '_';
+  return info.param.golden + "_" + preset + "_" + info.param.mode;
+}
+
+INSTANTIATE_TEST_SUITE_P(Golden, GoldenIss, ::testing::ValuesIn(issParams()), issName);
+
 // The cores' datapath dispatches on the CPU (portable, AVX2, AVX-512): every path this machine
 // can run must give the same bytes. (Asking for a path the CPU lacks is an exit-2 error.)
 class GoldenDatapath : public ::testing::TestWithParam<std::string> {};

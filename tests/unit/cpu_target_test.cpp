@@ -57,7 +57,7 @@ class FakeCpuTarget final : public rt::CpuTarget {
     throw SimulationError("host memory outside the target's map");
   }
 
-  void run(uint32_t kernel_id, const uint32_t* words, size_t count) override {
+  uint64_t run(uint32_t kernel_id, const uint32_t* words, size_t count) override {
     EXPECT_EQ(count, abi::kCallHeaderWords + words[0]);
     // The words travel to the target: only what was packed can reach the kernel.
     std::vector<uint32_t> copied(words, words + count);
@@ -69,6 +69,7 @@ class FakeCpuTarget final : public rt::CpuTarget {
     ++calls_;
     ++calls_by_kernel_[kernel_id];
     clock_.advance(kCyclesPerCall, rt::CpuActivity::kKernel);
+    return kCyclesPerCall;
   }
 
   uint64_t calls() const { return calls_; }

@@ -100,6 +100,8 @@ int runCommand(int argc, char** argv, int first) {
   }
 
   const sim::RunResult result = sim::runModel(model, spec);
+  if (!spec.config.cpu.model_note.empty())
+    std::cerr << "hilsim: " << spec.config.cpu.model_note << "\n";
   for (const std::string& note : result.report.notes) std::cerr << "hilsim: " << note << "\n";
   // A run whose accelerator jobs failed recovered from them (the layers ran on the CPU), so its
   // outputs and report are complete; the exit code still says that the hardware failed.

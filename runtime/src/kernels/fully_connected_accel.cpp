@@ -239,7 +239,12 @@ class FullyConnectedAccel final : public Kernel {
       cores.push_back({c.core, k.busy_cycles, k.startup_cycles, k.compute_cycles,
                        k.load_wait_cycles, k.store_wait_cycles, k.stall_cycles});
     }
-    return plan::splitCycles(*plan_, ctx_.timing().clocks, at, cores, placement_.upload_bytes);
+    AccelBreakdown b =
+        plan::splitCycles(*plan_, ctx_.timing().clocks, at, cores, placement_.upload_bytes);
+    const drv::DriverWork work = d.lastJobWork();
+    b.driver_cycles = work.cycles;
+    if (work.instructions) b.driver_instructions = work.instructions;
+    return b;
   }
 
   AccelContext& ctx_;

@@ -42,6 +42,7 @@ CrossoverPoint measure(sim::HostSide& side, const config::HardwareConfig& config
   options.clock = &side.host;
   options.profiler = &collector;
   options.cost_model = config::costModel(config);
+  options.cpu_target = side.mcu;
   CrossoverPoint p;
   {
     rt::Interpreter interp(model, side.resolver, options);

@@ -64,7 +64,10 @@ struct CpuConfig {
   timing::KernelLibrary kernels = timing::KernelLibrary::kReference;
   double clock_mhz = 400.0;          // default: the preset's clock
   CpuModel model = CpuModel::kCost;  // default: iss where the preset has a timing table
-  uint32_t flash_wait_states = 0;    // default: the preset's typical part
+  // Set when a preset or kernel library other than the default one has no ISS, so cpu.model
+  // fell back to cost: one line for the user, empty otherwise.
+  std::string model_note;
+  uint32_t flash_wait_states = 0;  // default: the preset's typical part
   uint32_t sram_wait_states = 0;
   WeightMemory weight_memory = WeightMemory::kFlash;
   uint32_t driver_job_cycles = 8000;  // software cost of one accelerator job

@@ -32,6 +32,7 @@ struct DeviceInfo {
 struct DriverOptions {
   uint64_t job_cycles = 8000;             // host cycles of driver software per submitted job
   uint64_t irq_handler_cycles = 400;      // host cycles of the interrupt handler
+  uint64_t reg_cycles = 10;               // host cycles of driver software per register access
   uint64_t timeout_cycles = 100'000'000;  // default wait timeout, host cycles
 };
 
@@ -103,6 +104,9 @@ class Driver {
   // Human-readable detail of the last failure (status registers), empty after success.
   const std::string& lastError() const { return last_error_; }
   uint64_t jobsSubmitted() const { return jobs_submitted_; }
+  // What the driver's code cost for the last job: executed (firmware on the platform's CPU model)
+  // or the modelled software cycles (DriverOptions) with no instruction count.
+  DriverWork lastJobWork();
   // The wait timeout run() uses, in host cycles.
   uint64_t timeoutCycles() const { return options_.timeout_cycles; }
 

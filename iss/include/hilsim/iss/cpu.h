@@ -98,6 +98,9 @@ class Cpu {
   void mapBytes(uint32_t base, const void* data, size_t bytes);
   // Zero-filled read/write memory owned by the Cpu (e.g. the persistent pool and the arena).
   void mapZeroed(uint32_t base, size_t bytes);
+  // Removes a mapping made by mapHostMemory, mapBytes or mapZeroed (the same base and size), so
+  // that its addresses can be mapped again.
+  void unmap(uint32_t base, size_t bytes);
   // Routes every access to [base, base + bytes) to `handler`, which must outlive the Cpu.
   void mapMmio(uint32_t base, size_t bytes, MmioHandler& handler);
 

@@ -28,6 +28,11 @@ constexpr uint32_t kAcceleratorRegsBytes = 4u << 10;
 // The accelerator-visible system memory window (MMIO).
 constexpr uint32_t kSystemWindowBase = 0x6000'0000;
 
+// Arm cores only: the System Control Space page (CPACR, the FPU's enable, lives at 0xE000ED88).
+// The ISS maps it as plain memory; the engine itself grants the FPU access.
+constexpr uint32_t kSystemControlBase = 0xE000'E000;
+constexpr uint32_t kSystemControlBytes = 4u << 10;
+
 // Functions called through Cpu::call return here: a page the ISS maps itself, between the model
 // flash and the SRAM, that firmware never uses.
 constexpr uint32_t kReturnSentinel = 0x1FFF'F000;

@@ -3,6 +3,7 @@
 // JSON (--report), CSV (--csv) and the printed table (PRODUCT.md "The per-layer report").
 
 #include <cstdint>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -41,6 +42,8 @@ struct RunReport {
   double host_seconds = 0.0;
   uint64_t simulated_cycles = 0;  // host-clock cycles from start to end of the run
   uint64_t arena_bytes = 0;
+  // Instructions the host MCU's instruction-set simulator executed (cpu.model iss).
+  std::optional<uint64_t> iss_instructions;
   std::vector<std::string> notes;  // one-time messages (e.g. planned in memory)
   // Accelerator jobs that failed; each such layer was computed on the CPU instead.
   std::vector<std::string> failures;

@@ -20,8 +20,8 @@ class CpuTarget {  // where the reference kernels' arithmetic runs; nullptr: on 
   virtual void mapModel(const uint8_t* base, size_t bytes) = 0;
   // The target's address of host memory in one of those; throws hilsim::SimulationError if none.
   virtual uint32_t address(const void* host) const = 0;
-  // Runs kernel `id` on the packed call and charges the host clock with its cycles.
-  virtual void run(uint32_t kernel_id, const uint32_t* words, size_t count) = 0;
+  // Runs kernel `id` on the packed call, charges the host clock with its cycles and returns them.
+  virtual uint64_t run(uint32_t kernel_id, const uint32_t* words, size_t count) = 0;
 };
 
 }  // namespace hilsim::rt

@@ -69,8 +69,9 @@ class InvokeContext {
   // Where reference arithmetic runs: nullptr on the host (InterpreterOptions::cpu_target).
   virtual CpuTarget* cpuTarget() = 0;
   // Tells the interpreter this layer's arithmetic ran on the CpuTarget, which charged the host
-  // clock, so the cost model's cycles must not be charged too (rt/kernels/kernel_call.h).
-  virtual void ranOnTarget() = 0;
+  // clock `cycles`, so the cost model's cycles must not be charged too, and the layer's
+  // reference cycles are the executed ones (rt/kernels/kernel_call.h).
+  virtual void ranOnTarget(uint64_t cycles) = 0;
 };
 
 class Kernel {

@@ -13,6 +13,10 @@ namespace hilsim::rt {
 enum class ExecPath : uint8_t { kRef, kAccel };
 const char* pathName(ExecPath path);
 
+// Where a layer's reference cycles come from: the reference kernel executed on the host MCU's
+// instruction-set simulator, or the CPU cost model's formulas.
+enum class RefCyclesSource : uint8_t { kCostModel, kExecuted };
+
 // Why a layer took its path (plan/decision.h makes the text).
 enum class PathReason : uint8_t {
   kReferenceKernel,  // an operator only the CPU runs
@@ -53,6 +57,10 @@ struct AccelBreakdown {
   uint64_t sync_cycles = 0;
   uint64_t bus_stall_cycles = 0;  // the critical core's transfers waiting for others' bursts
   uint64_t bytes_moved = 0;
+  // The driver's code for this job (in fixed_cycles): executed on the instruction-set simulator
+  // (with its instruction count), or the modelled software cycles (no instruction count).
+  uint64_t driver_cycles = 0;
+  std::optional<uint64_t> driver_instructions;
   std::vector<CoreBusy> per_core;
   double mac_utilization = 0.0;
   uint64_t cycles() const { return fixed_cycles + variable_cycles; }
@@ -75,6 +83,7 @@ struct LayerRecord {
   // Set by a kernel that also ran the other path (compare mode): the cycles of the path taken.
   std::optional<uint64_t> path_cycles;
   uint64_t ref_cycles = 0;
+  RefCyclesSource ref_cycles_source = RefCyclesSource::kCostModel;
   std::optional<AccelBreakdown> accel;
   std::optional<uint64_t> break_even_macs;
 };

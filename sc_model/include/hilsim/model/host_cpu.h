@@ -53,6 +53,7 @@ class HostCpu : public sc_core::sc_module,
   // SystemC process is the CPU's thread.
   sc_core::sc_time localTime() const { return sc_core::sc_time_stamp() + qk_.get_local_time(); }
   bool onCpuThread() const;
+  const Clocks& clocks() const { return clocks_; }
 
   // rt::HostClock
   uint64_t now() const override;
@@ -67,6 +68,17 @@ class HostCpu : public sc_core::sc_module,
   void spendCycles(uint64_t cycles) override { advance(cycles, rt::CpuActivity::kDriver); }
   uint64_t nowCycles() const override { return now(); }
   uint32_t debugRead32(uint32_t offset) override;
+  drv::FirmwareJobPath* firmwareJobPath() override { return firmware_; }
+
+  // The host MCU's firmware (cpu.model iss) runs the driver's job path on this CPU.
+  void setFirmwareJobPath(drv::FirmwareJobPath* firmware) { firmware_ = firmware; }
+  // One access of the firmware to bus address `address` issued at local time `at`, as a TLM
+  // transaction (no wait: callable from the instruction-set simulator's callbacks). False on an
+  // error response. `*done`: when the access completes, the CPU having waited for it.
+  bool firmwareAccess(tlm::tlm_command command, uint64_t address, uint8_t* data, unsigned bytes,
+                      const sc_core::sc_time& at, sc_core::sc_time* done);
+  // Spends the CPU's time up to local time `until` (on its clock edge) doing `activity`.
+  void spendUntil(const sc_core::sc_time& until, rt::CpuActivity activity);
   void debugReadBlock(uint32_t offset, uint32_t* words, size_t count) override;
 
  private:
@@ -99,6 +111,7 @@ class HostCpu : public sc_core::sc_module,
   sc_core::sc_time deadline_armed_at_;
   bool deadline_armed_ = false;
   sc_core::sc_process_handle thread_;
+  drv::FirmwareJobPath* firmware_ = nullptr;
   sc_core::sc_time busy_until_;
   Tracer* tracer_;
   Tracer::Signal sig_state_ = 0, sig_layer_ = 0, sig_invocation_ = 0;

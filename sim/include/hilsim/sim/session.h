@@ -8,6 +8,7 @@
 
 #include "hilsim/config/hardware_config.h"
 #include "hilsim/drv/driver.h"
+#include "hilsim/firmware/host_mcu.h"
 #include "hilsim/model/platform.h"
 #include "hilsim/model/tracer.h"
 #include "hilsim/rt/kernels/fully_connected_accel.h"
@@ -33,7 +34,15 @@ struct HostSide {
   rt::AccelContext& accel;
   // The reference kernels, and for every mode but `ref` the accelerated ones in their place.
   const rt::OpResolver& resolver;
+  // The host MCU's firmware on the instruction-set simulator (cpu.model iss), else nullptr: the
+  // interpreter's CPU target, whose driver job path the driver runs too.
+  firmware::HostMcu* mcu;
 };
+
+// The host MCU for `config` when cpu.model is iss (its kernels' cycles go to `clock`), else
+// nullptr.
+std::unique_ptr<firmware::HostMcu> makeHostMcu(const config::HardwareConfig& config,
+                                               rt::HostClock& clock);
 
 // Builds the platform (one per process: SystemC's modules live until the process ends), opens
 // the driver and runs `program` on the host CPU until it returns. Throws SimulationError if the

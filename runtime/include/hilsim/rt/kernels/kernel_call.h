@@ -17,18 +17,17 @@ namespace hilsim::rt {
 // Packs `call` and runs it on `target`. Throws SimulationError (from the target) if a pointer is
 // outside the memory the target mapped or the target fails.
 template <class Call>
-void runOnTarget(CpuTarget& target, Call& call) {
+uint64_t runOnTarget(CpuTarget& target, Call& call) {
   uint32_t words[kernels::abi::kCallBufferWords];
   const uint32_t count =
       kernels::abi::pack(call, words, [&target](const void* host) { return target.address(host); });
-  target.run(static_cast<uint32_t>(Call::kId), words, count);
+  return target.run(static_cast<uint32_t>(Call::kId), words, count);
 }
 
 template <class Call>
 void runCall(InvokeContext& ctx, Call& call) {
   if (CpuTarget* target = ctx.cpuTarget()) {
-    ctx.ranOnTarget();
-    runOnTarget(*target, call);
+    ctx.ranOnTarget(runOnTarget(*target, call));
     return;
   }
   kernels::abi::run(call);
