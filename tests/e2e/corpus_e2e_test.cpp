@@ -125,9 +125,9 @@ TEST_F(Corpus, EveryBadInputExitsTwoWithOneLine) {
   m->subgraphs[0]->operators[0]->custom_options[4] = 'Z';
   modelCase("plan with a wrong identifier", pack(*m),
             "operator 0 (FULLY_CONNECTED): custom_options");
-  modelCase("plan of version 2",
-            mutatePlan(annotated_, 0, [](plan::ChunkPlanT& p) { p.version = 2; }),
-            "chunk plan version 2 is not supported");
+  modelCase("plan of version 3",
+            mutatePlan(annotated_, 0, [](plan::ChunkPlanT& p) { p.version = 3; }),
+            "chunk plan version 3 is not supported");
   modelCase("plan with overlapping chunks",
             mutatePlan(annotated_, 0, [](plan::ChunkPlanT& p) { p.chunks[1]->n_begin -= 1; }),
             "overlaps the previous chunk");

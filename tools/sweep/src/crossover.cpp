@@ -115,9 +115,9 @@ std::vector<FamilyResult> runCrossover(const config::HardwareConfig& config,
       }
       for (const auto& [n, p] : by_n) fr.points.push_back(p);
       if (win) fr.break_even_macs = by_n[*win].macs;
-      fr.predicted_break_even =
-          rt::plan::breakEvenMacs({f.rows, kOf(f, 64), 64}, config::accelGeometry(config),
-                                  config::platformTiming(config), config::costModel(config));
+      fr.predicted_break_even = rt::plan::breakEvenMacs(
+          rt::GemmShape{f.rows, kOf(f, 64), 64}, config::accelGeometry(config),
+          config::platformTiming(config), config::costModel(config));
       results.push_back(std::move(fr));
     }
   });

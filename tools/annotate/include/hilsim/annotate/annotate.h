@@ -28,8 +28,9 @@ struct AnnotateResult {
   std::vector<LayerAnnotation> layers;
 };
 
-// Plans every int8 FULLY_CONNECTED layer of `model` for `config` and writes the plans with the
-// given carrier; earlier hilsim annotations are replaced, so annotating twice is idempotent.
+// Plans every int8 FULLY_CONNECTED, CONV_2D and DEPTHWISE_CONV_2D layer of `model` for `config`
+// (grouped convolutions are left alone, with the reason) and writes the plans with the given
+// carrier; earlier hilsim annotations are replaced, so annotating twice is idempotent.
 AnnotateResult annotateModel(const rt::Model& model, const config::HardwareConfig& config,
                              Carrier carrier, Policy policy);
 
