@@ -122,6 +122,7 @@ AnnotateResult annotateModel(const rt::Model& model, const config::HardwareConfi
     if (!isPlannable(node.op)) continue;
     LayerAnnotation layer;
     layer.op_index = node.index;
+    layer.op = rt::opName(node.op);
     std::optional<plan::LayerShape> shape;
     std::string why;
     try {

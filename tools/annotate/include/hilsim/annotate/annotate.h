@@ -18,6 +18,7 @@ using rt::plan::Policy;
 
 struct LayerAnnotation {
   int op_index = -1;
+  std::string op;       // builtin name
   std::string summary;  // the plan and decision, or why the layer was left alone
   bool annotated = false;
   bool offload = false;
