@@ -313,10 +313,11 @@ std::string validateConvPlan(const Plan& plan, const LayerShape& layer) {
       return who + " has output channels beyond " + std::to_string(g.out_c);
     if (uint64_t{c.m_begin} + c.m_count > g.out_h)
       return who + " has output rows beyond " + std::to_string(g.out_h);
-    if (c.band_rows == 0 || c.num_bands != ceilDiv(c.m_count, c.band_rows))
+    if (c.band_rows == 0 || c.band_rows > c.m_count ||
+        c.num_bands != ceilDiv(c.m_count, c.band_rows))
       return who + ": " + std::to_string(c.num_bands) + " bands of " + std::to_string(c.band_rows) +
              " rows do not cover " + std::to_string(c.m_count) + " rows";
-    if (c.tile_n == 0 || c.num_tiles != ceilDiv(c.n_count, c.tile_n))
+    if (c.tile_n == 0 || c.tile_n > c.n_count || c.num_tiles != ceilDiv(c.n_count, c.tile_n))
       return who + ": " + std::to_string(c.num_tiles) + " tiles of " + std::to_string(c.tile_n) +
              " do not cover " + std::to_string(c.n_count) + " channels";
     if (uint64_t{c.tile_n} * (g.k() + kParamBytesPerFeature) > kField32)
