@@ -12,7 +12,8 @@ namespace regs = drv::regs;
 
 namespace {
 
-enum Phase : uint64_t { kLoad = 2, kCompute = 3 };
+// Trace phases of a core (traces/README.md).
+enum Phase : uint64_t { kLoad = 2, kCompute = 3, kStore = 4 };
 
 timing::ConvGeometry geometryOf(const regs::ConvJobDescriptor& d) {
   timing::ConvGeometry g;
@@ -175,8 +176,10 @@ MatmulCore::Step MatmulCore::waitForConvStep(size_t s) {
   if (result != Step::kGoOn) return result;
   // A failed store is recorded when every store is waited for at the end.
   if (step.wait_store >= 0) {
+    DmaRequest& store = out_reqs_[static_cast<size_t>(step.wait_store)];
+    if (!store.done && tracer_) tracer_->set(sig_phase_, kStore);
     const sc_core::sc_time t_store = sc_core::sc_time_stamp();
-    if (!waitFor(out_reqs_[static_cast<size_t>(step.wait_store)])) return Step::kAborted;
+    if (!waitFor(store)) return Step::kAborted;
     running_.store_wait += sc_core::sc_time_stamp() - t_store;
   }
   return Step::kGoOn;
