@@ -80,7 +80,21 @@ void writeLayer(JsonWriter& json, const rt::LayerRecord& r) {
   json.key("op").value(rt::opName(r.op));
   json.key("name").value(r.name);
   json.key("shape").beginObject();
-  if (r.gemm) {
+  if (r.conv) {
+    const rt::ConvShape& c = *r.conv;
+    json.key("input");
+    writeShape(json, c.input);
+    json.key("filter");
+    writeShape(json, c.filter);
+    json.key("output");
+    writeShape(json, c.output);
+    json.key("stride").beginArray().value(c.stride_h).value(c.stride_w).endArray();
+    json.key("dilation").beginArray().value(c.dilation_h).value(c.dilation_w).endArray();
+    json.key("padding").value(c.padding);
+    json.key("pad").beginArray().value(c.pad_top).value(c.pad_left).endArray();
+    if (c.depth_multiplier) json.key("depth_multiplier").value(c.depth_multiplier);
+    json.key("m").value(c.gemm.rows).key("k").value(c.gemm.k).key("n").value(c.gemm.n);
+  } else if (r.gemm) {
     json.key("rows").value(r.gemm->rows).key("k").value(r.gemm->k).key("n").value(r.gemm->n);
   } else {
     json.key("inputs").beginArray();
@@ -126,6 +140,7 @@ void writeLayer(JsonWriter& json, const rt::LayerRecord& r) {
           .endObject();
     json.endArray();
     json.key("mac_utilization").value(a.mac_utilization);
+    json.key("predicted_cycles").value(a.predicted_cycles);
     json.endObject();
   }
   if (r.break_even_macs)
@@ -142,6 +157,18 @@ std::string shapeText(const rt::LayerRecord& r) {
     return std::to_string(r.gemm->rows) + "x" + std::to_string(r.gemm->k) + "->" +
            std::to_string(r.gemm->n);
   std::string text;
+  if (r.conv) {
+    const rt::ConvShape& c = *r.conv;
+    text = rt::shapeString(c.input) + "->" + rt::shapeString(c.output) + " " +
+           std::to_string(c.filter.size() > 2 ? c.filter[1] : 0) + "x" +
+           std::to_string(c.filter.size() > 2 ? c.filter[2] : 0) + " s" +
+           std::to_string(c.stride_h) +
+           (c.stride_w != c.stride_h ? "x" + std::to_string(c.stride_w) : std::string());
+    if (c.dilation_h != 1 || c.dilation_w != 1)
+      text += " d" + std::to_string(c.dilation_h) + "x" + std::to_string(c.dilation_w);
+    return text + " " + c.padding + " " + std::to_string(c.gemm.rows) + "x" +
+           std::to_string(c.gemm.k) + "->" + std::to_string(c.gemm.n);
+  }
   for (const rt::Shape& s : r.input_shapes) text += (text.empty() ? "" : ",") + rt::shapeString(s);
   text += "->";
   for (size_t i = 0; i < r.output_shapes.size(); ++i)

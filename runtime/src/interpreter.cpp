@@ -6,6 +6,7 @@
 
 #include "flatbuffer_vectors.h"
 #include "hilsim/errors.h"
+#include "hilsim/rt/kernels/conv_layer.h"
 
 namespace hilsim::rt {
 namespace {
@@ -217,6 +218,7 @@ void Interpreter::prepareNodes() {
   kernels_.clear();
   work_.assign(num_nodes, OpWork{});
   ref_cycles_.assign(num_nodes, 0);
+  conv_shapes_.assign(num_nodes, std::nullopt);
   scratch_sizes_.assign(num_nodes, {});
   scratch_offsets_.assign(num_nodes, {});
   for (size_t n = 0; n < num_nodes; ++n) prepareNode(n);
@@ -236,6 +238,8 @@ void Interpreter::prepareNode(size_t n) {
     kernels_.push_back((*factory)());
     NodeContext ctx(*this, n);
     work_[n] = kernels_.back()->prepare(ctx, node);
+    if (const std::optional<ConvLayer> conv = describeConvLayer(node))
+      conv_shapes_[n] = conv->shape;
   } catch (...) {
     rethrowForNode(model_, node);
   }
@@ -312,6 +316,7 @@ void Interpreter::invoke() {
     rec.index = node.index;
     rec.op = node.op;
     rec.gemm = kernels_[n]->gemm();
+    rec.conv = conv_shapes_[n];
     if (options_.profiler) {  // names and shapes are only for whoever reads the records
       rec.name = node.outputs.empty() ? std::string() : node.outputs[0]->name;
       for (const Tensor* t : node.inputs)

@@ -92,10 +92,13 @@ bool DmaEngine::moveData(DmaRequest& r, sc_core::sc_time* latency) {
   SnapshotInto snapshot;
   bool first = true;
   const uint64_t chunk = transaction_bytes_ ? transaction_bytes_ : r.row_bytes;
-  for (uint32_t row = 0; row < r.rows; ++row) {
+  for (uint32_t index = 0; index < r.planes * r.rows; ++index) {
+    const uint64_t plane = index / r.rows, row = index % r.rows;
+    const uint64_t mem_row = plane * r.mem_plane_stride + row * r.mem_stride;
+    const uint64_t local_row = plane * r.local_plane_stride + row * r.local_stride;
     for (uint64_t done = 0; done < r.row_bytes; done += chunk) {
       const uint64_t len = std::min(chunk, r.row_bytes - done);
-      uint64_t addr = r.mem_addr + row * r.mem_stride + done;
+      uint64_t addr = r.mem_addr + mem_row + done;
       if (unmapped_job_ >= 0 && r.job == static_cast<uint32_t>(unmapped_job_)) {
         unmapped_job_ = -1;
         addr |= kUnmappedAddress;
@@ -103,12 +106,14 @@ bool DmaEngine::moveData(DmaRequest& r, sc_core::sc_time* latency) {
       trans.set_command(r.direction == DmaRequest::Direction::kToLocal ? tlm::TLM_READ_COMMAND
                                                                        : tlm::TLM_WRITE_COMMAND);
       trans.set_address(addr);
-      uint8_t* local = r.local + row * r.local_stride + done;
+      uint8_t* local = nullptr;
       if (r.local_memory) {
-        const uint64_t offset = r.local_offset + row * r.local_stride + done;
+        const uint64_t offset = r.local_offset + local_row + done;
         local = r.direction == DmaRequest::Direction::kToLocal
                     ? r.local_memory->overwrite(offset, len)
                     : const_cast<uint8_t*>(r.local_memory->view(offset, len));
+      } else {
+        local = r.local + local_row + done;
       }
       trans.set_data_ptr(local);
       trans.set_data_length(static_cast<unsigned int>(len));
@@ -116,7 +121,7 @@ bool DmaEngine::moveData(DmaRequest& r, sc_core::sc_time* latency) {
       trans.set_byte_enable_ptr(nullptr);
       trans.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
       const bool snap = r.direction == DmaRequest::Direction::kToLocal && r.local_memory &&
-                        r.rows == 1 && len >= kSnapshotBytes;
+                        r.rows == 1 && r.planes == 1 && len >= kSnapshotBytes;
       if (snap) {
         snapshot.destination = r.local_memory;
         snapshot.offset = r.local_offset + done;

@@ -130,10 +130,15 @@ void MatmulCore::execute() {
     tracer_->set(sig_phase_, kStartup);
   }
   Step step = fetchDescriptor();
-  if (step == Step::kGoOn) step = acceptDescriptor();
-  if (step == Step::kGoOn) step = loadInputAndFirstTile();
-  if (step == Step::kGoOn) step = computeAndStoreTiles();
-  if (step == Step::kGoOn) step = waitForStores();
+  if (step == Step::kGoOn &&
+      drv::regs::descriptorVersion(descriptor_) == drv::regs::kDescriptorVersionConv) {
+    step = executeConv();
+  } else {
+    if (step == Step::kGoOn) step = acceptDescriptor();
+    if (step == Step::kGoOn) step = loadInputAndFirstTile();
+    if (step == Step::kGoOn) step = computeAndStoreTiles();
+    if (step == Step::kGoOn) step = waitForStores();
+  }
   if (step == Step::kAborted) return;
   drv::CoreCounters& counters = result_.counters;
   counters.busy_cycles =
@@ -277,7 +282,7 @@ MatmulCore::Step MatmulCore::waitForStores() {
     running_.stall_cycles += out.stall_cycles;
     if (out.error) fail(out.error_code, out.error_addr);
   }
-  const sc_core::sc_time store_wait = sc_core::sc_time_stamp() - t_store;
+  const sc_core::sc_time store_wait = running_.store_wait + (sc_core::sc_time_stamp() - t_store);
   drv::CoreCounters& counters = result_.counters;
   counters.load_wait_cycles = static_cast<uint32_t>(accelCycles(running_.load_wait));
   counters.compute_cycles = static_cast<uint32_t>(accelCycles(running_.compute));

@@ -7,6 +7,7 @@
 #include "hilsim/config/derived.h"
 #include "hilsim/errors.h"
 #include "hilsim/model/host_firmware.h"
+#include "hilsim/rt/kernels/conv_accel.h"
 
 namespace hilsim::sim {
 namespace {
@@ -104,9 +105,14 @@ void runSession(const config::HardwareConfig& config, Mode mode, model::Tracer* 
                            config::costModel(config), offloadMode(mode));
     accel.setTransactionDescriber([&p] { return p.jobFailureTransaction().describe(); });
     rt::OpResolver resolver = rt::referenceOpResolver();
-    if (mode != Mode::kRef)
+    if (mode != Mode::kRef) {
       resolver.add(tflite::BuiltinOperator::FULLY_CONNECTED,
                    [&accel] { return rt::makeFullyConnectedAccel(accel); });
+      resolver.add(tflite::BuiltinOperator::CONV_2D,
+                   [&accel] { return rt::makeConv2DAccel(accel); });
+      resolver.add(tflite::BuiltinOperator::DEPTHWISE_CONV_2D,
+                   [&accel] { return rt::makeDepthwiseConv2DAccel(accel); });
+    }
     HostSide side{p, p.host(), driver, accel, resolver, mcu.get()};
     program(side);
     p.host().setFirmwareJobPath(nullptr);

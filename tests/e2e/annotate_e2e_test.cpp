@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+
 #include "files.h"
 #include "golden_cases.h"
 #include "hilsim/schema/tflite_generated.h"
@@ -20,24 +22,29 @@ void expectOk(const RunOutcome& r) {
   ASSERT_EQ(r.exit_code, 0) << r.command << "\n" << r.err;
 }
 
-const tflite::Model& fb(const std::vector<uint8_t>& bytes) { return *tflite::GetModel(bytes.data()); }
+const tflite::Model& fb(const std::vector<uint8_t>& bytes) {
+  return *tflite::GetModel(bytes.data());
+}
 
 struct Param {
   std::string golden;
   std::string preset;
 };
-void PrintTo(const Param& p, std::ostream* os) { *os << p.golden << " " << p.preset; }
+void PrintTo(const Param& p, std::ostream* os) {
+  *os << p.golden << " " << p.preset;
+}
 
 class AnnotatedGolden : public ::testing::TestWithParam<Param> {};
 
 // annotate, then accel / auto / compare give exactly TFLite Micro's bytes; in accel mode every
-// int8 FULLY_CONNECTED layer runs on the accelerator.
+// int8 FULLY_CONNECTED, CONV_2D and DEPTHWISE_CONV_2D layer runs on the accelerator.
 TEST_P(AnnotatedGolden, EveryModeMatchesTflmBytes) {
   const GoldenCase& gc = goldenCase(GetParam().golden);
   const std::string config = preset(GetParam().preset);
   const std::string dir = makeTempDir("annotated-" + gc.name + "-" + GetParam().preset);
   const std::string model = dir + "/model.tflite";
-  expectOk(runHilsim({"annotate", "--model", gc.model, "--config", config, "--out", model, "--quiet"}));
+  expectOk(
+      runHilsim({"annotate", "--model", gc.model, "--config", config, "--out", model, "--quiet"}));
   for (const char* mode : {"accel", "auto", "compare"}) {
     for (const GoldenVector& v : gc.vectors) {
       const std::string out = dir + "/out.bin", report = dir + "/report.json";
@@ -46,7 +53,8 @@ TEST_P(AnnotatedGolden, EveryModeMatchesTflmBytes) {
       EXPECT_EQ(readFile(out), readFile(v.expected)) << mode << " " << v.input;
       if (std::string(mode) != "accel") continue;
       for (const YAML::Node& layer : YAML::LoadFile(report)["layers"]) {
-        if (layer["op"].as<std::string>() != "FULLY_CONNECTED") continue;
+        const std::string op = layer["op"].as<std::string>();
+        if (op != "FULLY_CONNECTED" && op != "CONV_2D" && op != "DEPTHWISE_CONV_2D") continue;
         const std::string reason = layer["reason"].as<std::string>();
         if (reason.find("float32") != std::string::npos) continue;  // int8 accelerator
         EXPECT_EQ(layer["path"].as<std::string>(), "accel") << reason;
@@ -63,13 +71,17 @@ std::vector<Param> params() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Presets, AnnotatedGolden, ::testing::ValuesIn(params()),
-                         [](const auto& info) { return info.param.golden + "_" + info.param.preset; });
+                         [](const auto& info) {
+                           return info.param.golden + "_" + info.param.preset;
+                         });
 
 class Carriers : public ::testing::Test {
  protected:
-  std::string dir_ = makeTempDir(
-      std::string("carriers-") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  std::string dir_ = makeTempDir(std::string("carriers-") +
+                                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
   std::string model_ = sharedDir() + "/golden/mlp_49_100_50_10_pt/model.tflite";
+  // A model of FULLY_CONNECTED layers, and one of convolutions.
+  std::vector<std::string> models_ = {model_, sharedDir() + "/models/person_detect.tflite"};
   std::vector<uint8_t> annotate(const std::string& in, const std::string& carrier,
                                 const std::string& name) {
     const std::string out = dir_ + "/" + name;
@@ -79,66 +91,96 @@ class Carriers : public ::testing::Test {
   }
 };
 
-TEST_F(Carriers, CustomOptionsPutAPlanOnEveryFullyConnectedOperator) {
-  const std::vector<uint8_t> bytes = annotate(model_, "custom_options", "co.tflite");
-  const tflite::Model& m = fb(bytes);
-  for (const tflite::Operator* op : *m.subgraphs()->Get(0)->operators()) {
-    ASSERT_TRUE(op->custom_options());
-    EXPECT_TRUE(flatbuffers::BufferHasIdentifier(op->custom_options()->data(), "HSCP"));
+TEST_F(Carriers, CustomOptionsPutAPlanOnEveryPlannedOperator) {
+  for (const std::string& model : models_) {
+    SCOPED_TRACE(model);
+    const std::vector<uint8_t> bytes = annotate(model, "custom_options", "co.tflite");
+    const tflite::Model& m = fb(bytes);
+    size_t plans = 0;
+    for (const tflite::Operator* op : *m.subgraphs()->Get(0)->operators()) {
+      const tflite::OperatorCode& code = *m.operator_codes()->Get(op->opcode_index());
+      const auto builtin = static_cast<tflite::BuiltinOperator>(std::max<int32_t>(
+          code.deprecated_builtin_code(), static_cast<int32_t>(code.builtin_code())));
+      const bool planned = builtin == tflite::BuiltinOperator::FULLY_CONNECTED ||
+                           builtin == tflite::BuiltinOperator::CONV_2D ||
+                           builtin == tflite::BuiltinOperator::DEPTHWISE_CONV_2D;
+      if (!planned) {
+        EXPECT_TRUE(!op->custom_options() || op->custom_options()->size() == 0);
+        continue;
+      }
+      ASSERT_TRUE(op->custom_options());
+      EXPECT_TRUE(flatbuffers::BufferHasIdentifier(op->custom_options()->data(), "HSCP"));
+      ++plans;
+    }
+    EXPECT_GE(plans, 3u);
   }
 }
 
 TEST_F(Carriers, MetadataLeavesNoCustomOptionsOnBuiltinOperators) {
-  const std::vector<uint8_t> bytes = annotate(model_, "metadata", "md.tflite");
-  const tflite::Model& m = fb(bytes);
-  for (const tflite::Operator* op : *m.subgraphs()->Get(0)->operators())
-    EXPECT_TRUE(!op->custom_options() || op->custom_options()->size() == 0);
-  bool found = false;
-  for (const tflite::Metadata* md : *m.metadata()) found |= md->name()->str() == "hilsim.chunk_plans";
-  EXPECT_TRUE(found);
+  for (const std::string& model : models_) {
+    SCOPED_TRACE(model);
+    const std::vector<uint8_t> bytes = annotate(model, "metadata", "md.tflite");
+    const tflite::Model& m = fb(bytes);
+    for (const tflite::Operator* op : *m.subgraphs()->Get(0)->operators())
+      EXPECT_TRUE(!op->custom_options() || op->custom_options()->size() == 0);
+    bool found = false;
+    for (const tflite::Metadata* md : *m.metadata())
+      found |= md->name()->str() == "hilsim.chunk_plans";
+    EXPECT_TRUE(found);
+    // inspect finds and validates every plan in the carrier.
+    const RunOutcome i = runHilsim({"inspect", dir_ + "/md.tflite", "--json"});
+    expectOk(i);
+    const YAML::Node view = YAML::Load(i.out);
+    EXPECT_GE(view["annotated_operators"].as<int>(), 3);
+    EXPECT_EQ(view["invalid_annotations"].as<int>(), 0);
+  }
 }
 
 TEST_F(Carriers, AnnotatingTwiceIsIdempotent) {
-  for (const char* carrier : {"custom_options", "metadata"}) {
-    const std::vector<uint8_t> once = annotate(model_, carrier, "once.tflite");
-    const std::vector<uint8_t> twice = annotate(dir_ + "/once.tflite", carrier, "twice.tflite");
-    EXPECT_EQ(once, twice) << carrier;
-  }
+  for (const std::string& model : models_)
+    for (const char* carrier : {"custom_options", "metadata"}) {
+      const std::vector<uint8_t> once = annotate(model, carrier, "once.tflite");
+      const std::vector<uint8_t> twice = annotate(dir_ + "/once.tflite", carrier, "twice.tflite");
+      EXPECT_EQ(once, twice) << model << " " << carrier;
+    }
 }
 
 // strip(annotate(m)) has the operators, tensors and buffers of m, and no annotation.
 TEST_F(Carriers, StripRestoresTheModel) {
-  const std::vector<uint8_t> original = readFile(model_);
-  for (const char* carrier : {"custom_options", "metadata"}) {
-    annotate(model_, carrier, "a.tflite");
-    expectOk(runHilsim({"strip", dir_ + "/a.tflite", dir_ + "/s.tflite"}));
-    const std::vector<uint8_t> stripped = readFile(dir_ + "/s.tflite");
-    std::unique_ptr<tflite::ModelT> a(fb(original).UnPack()), b(fb(stripped).UnPack());
-    ASSERT_EQ(a->subgraphs[0]->operators.size(), b->subgraphs[0]->operators.size());
-    for (size_t i = 0; i < a->subgraphs[0]->operators.size(); ++i) {
-      const auto& x = *a->subgraphs[0]->operators[i];
-      const auto& y = *b->subgraphs[0]->operators[i];
-      EXPECT_EQ(x.opcode_index, y.opcode_index);
-      EXPECT_EQ(x.inputs, y.inputs);
-      EXPECT_EQ(x.outputs, y.outputs);
-      EXPECT_EQ(x.builtin_options.type, y.builtin_options.type);
-      EXPECT_TRUE(y.custom_options.empty()) << carrier;
+  for (const std::string& model : models_)
+    for (const char* carrier : {"custom_options", "metadata"}) {
+      SCOPED_TRACE(model);
+      const std::vector<uint8_t> original = readFile(model);
+      annotate(model, carrier, "a.tflite");
+      expectOk(runHilsim({"strip", dir_ + "/a.tflite", dir_ + "/s.tflite"}));
+      const std::vector<uint8_t> stripped = readFile(dir_ + "/s.tflite");
+      std::unique_ptr<tflite::ModelT> a(fb(original).UnPack()), b(fb(stripped).UnPack());
+      ASSERT_EQ(a->subgraphs[0]->operators.size(), b->subgraphs[0]->operators.size());
+      for (size_t i = 0; i < a->subgraphs[0]->operators.size(); ++i) {
+        const auto& x = *a->subgraphs[0]->operators[i];
+        const auto& y = *b->subgraphs[0]->operators[i];
+        EXPECT_EQ(x.opcode_index, y.opcode_index);
+        EXPECT_EQ(x.inputs, y.inputs);
+        EXPECT_EQ(x.outputs, y.outputs);
+        EXPECT_EQ(x.builtin_options.type, y.builtin_options.type);
+        EXPECT_TRUE(y.custom_options.empty()) << carrier;
+      }
+      ASSERT_EQ(a->subgraphs[0]->tensors.size(), b->subgraphs[0]->tensors.size());
+      for (size_t i = 0; i < a->subgraphs[0]->tensors.size(); ++i) {
+        const auto& x = *a->subgraphs[0]->tensors[i];
+        const auto& y = *b->subgraphs[0]->tensors[i];
+        EXPECT_EQ(x.name, y.name);
+        EXPECT_EQ(x.shape, y.shape);
+        EXPECT_EQ(x.type, y.type);
+        EXPECT_EQ(x.buffer, y.buffer);
+        EXPECT_EQ(x.quantization->scale, y.quantization->scale);
+        EXPECT_EQ(x.quantization->zero_point, y.quantization->zero_point);
+      }
+      ASSERT_EQ(a->buffers.size(), b->buffers.size()) << carrier;
+      for (size_t i = 0; i < a->buffers.size(); ++i)
+        EXPECT_EQ(a->buffers[i]->data, b->buffers[i]->data);
+      for (const auto& md : b->metadata) EXPECT_NE(md->name, "hilsim.chunk_plans");
     }
-    ASSERT_EQ(a->subgraphs[0]->tensors.size(), b->subgraphs[0]->tensors.size());
-    for (size_t i = 0; i < a->subgraphs[0]->tensors.size(); ++i) {
-      const auto& x = *a->subgraphs[0]->tensors[i];
-      const auto& y = *b->subgraphs[0]->tensors[i];
-      EXPECT_EQ(x.name, y.name);
-      EXPECT_EQ(x.shape, y.shape);
-      EXPECT_EQ(x.type, y.type);
-      EXPECT_EQ(x.buffer, y.buffer);
-      EXPECT_EQ(x.quantization->scale, y.quantization->scale);
-      EXPECT_EQ(x.quantization->zero_point, y.quantization->zero_point);
-    }
-    ASSERT_EQ(a->buffers.size(), b->buffers.size()) << carrier;
-    for (size_t i = 0; i < a->buffers.size(); ++i) EXPECT_EQ(a->buffers[i]->data, b->buffers[i]->data);
-    for (const auto& md : b->metadata) EXPECT_NE(md->name, "hilsim.chunk_plans");
-  }
 }
 
 // The fixed start-up cost of offloading: hello_world's tiny layers lose, a 1x1024->1024 layer
@@ -154,7 +196,8 @@ TEST(BreakEven, TinyLayersLoseLargeLayersWin) {
   expectOk(runHilsim({"run", "--model", big, "--config", preset("m4"), "--mode", "compare",
                       "--report", dir + "/big.json", "--quiet"}));
   for (const YAML::Node& layer : YAML::LoadFile(dir + "/hello.json")["layers"]) {
-    const uint64_t cycles = layer["cycles"].as<uint64_t>(), ref = layer["ref_cycles"].as<uint64_t>();
+    const uint64_t cycles = layer["cycles"].as<uint64_t>(),
+                   ref = layer["ref_cycles"].as<uint64_t>();
     EXPECT_GT(cycles, ref) << "offloading a tiny layer should cost more";
     EXPECT_LT(layer["macs"].as<uint64_t>(), layer["break_even_macs"].as<uint64_t>());
     EXPECT_EQ(layer["accel"]["fixed_cycles"].as<uint64_t>() +

@@ -51,6 +51,7 @@ struct Case {
   int exit_code = 2;
   std::string fragment;     // the stderr line must contain it
   std::string config_text;  // written to a config file passed with --config
+  std::string input;        // the run's --input; empty: the MLP's golden input
 };
 
 class Corpus : public ::testing::Test {
@@ -71,13 +72,23 @@ class Corpus : public ::testing::Test {
                   .exit_code,
               0);
     m8_ = readFile(dir_ + "/m8.tflite");
+    const GoldenCase& cnn = goldenCase("real_person_detect");
+    cnn_ = &cnn;
+    for (const char* p : {"m4", "m8"})
+      ASSERT_EQ(runHilsim({"annotate", "--model", cnn.model, "--config", preset(p), "--out",
+                           dir_ + "/cnn." + p + ".tflite", "--quiet"})
+                    .exit_code,
+                0);
+    cnn_annotated_ = readFile(dir_ + "/cnn.m4.tflite");
+    cnn_m8_ = readFile(dir_ + "/cnn.m8.tflite");
   }
   static std::string preset(const std::string& name) {
     return std::string(HILSIM_SOURCE_DIR) + "/configs/" + name + ".yaml";
   }
   std::string dir_;
   const GoldenCase* golden_ = nullptr;
-  std::vector<uint8_t> plain_, annotated_, m8_;
+  const GoldenCase* cnn_ = nullptr;  // person_detect: DEPTHWISE_CONV_2D 0, CONV_2D 2
+  std::vector<uint8_t> plain_, annotated_, m8_, cnn_annotated_, cnn_m8_;
 };
 
 TEST_F(Corpus, EveryBadInputExitsTwoWithOneLine) {
@@ -125,9 +136,9 @@ TEST_F(Corpus, EveryBadInputExitsTwoWithOneLine) {
   m->subgraphs[0]->operators[0]->custom_options[4] = 'Z';
   modelCase("plan with a wrong identifier", pack(*m),
             "operator 0 (FULLY_CONNECTED): custom_options");
-  modelCase("plan of version 2",
-            mutatePlan(annotated_, 0, [](plan::ChunkPlanT& p) { p.version = 2; }),
-            "chunk plan version 2 is not supported");
+  modelCase("plan of version 3",
+            mutatePlan(annotated_, 0, [](plan::ChunkPlanT& p) { p.version = 3; }),
+            "chunk plan version 3 is not supported");
   modelCase("plan with overlapping chunks",
             mutatePlan(annotated_, 0, [](plan::ChunkPlanT& p) { p.chunks[1]->n_begin -= 1; }),
             "overlaps the previous chunk");
@@ -147,6 +158,55 @@ TEST_F(Corpus, EveryBadInputExitsTwoWithOneLine) {
   m = unpack(annotated_);
   m->subgraphs[0]->operators[2]->custom_options.resize(20);
   modelCase("truncated plan", pack(*m), "operator 2 (FULLY_CONNECTED): chunk plan is corrupt");
+  // Malformed or inconsistent convolution plans: the same errors, naming the operator.
+  auto convCase = [&](std::string name, std::vector<uint8_t> bytes, std::string fragment) {
+    cases.push_back({std::move(name),
+                     std::move(bytes),
+                     {},
+                     2,
+                     std::move(fragment),
+                     "",
+                     cnn_->vectors[0].input});
+  };
+  m = unpack(cnn_annotated_);
+  m->subgraphs[0]->operators[2]->custom_options[4] = 'Z';
+  convCase("conv plan with a wrong identifier", pack(*m), "operator 2 (CONV_2D): custom_options");
+  m = unpack(cnn_annotated_);
+  m->subgraphs[0]->operators[2]->custom_options.resize(24);
+  convCase("truncated conv plan", pack(*m), "operator 2 (CONV_2D): chunk plan is corrupt");
+  convCase("conv plan of version 1",
+           mutatePlan(cnn_annotated_, 2, [](plan::ChunkPlanT& p) { p.version = 1; }),
+           "operator 2 (CONV_2D): chunk plan version 1 is for FULLY_CONNECTED layers only");
+  convCase(
+      "conv plan of another kind",
+      mutatePlan(cnn_annotated_, 0, [](plan::ChunkPlanT& p) { p.kind = plan::PlanKind::CONV_2D; }),
+      "operator 0 (DEPTHWISE_CONV_2D): chunk plan is inconsistent: plan is for a CONV_2D "
+      "layer, the operator is DEPTHWISE_CONV_2D");
+  convCase("conv plan for another layer shape",
+           mutatePlan(cnn_annotated_, 2, [](plan::ChunkPlanT& p) { p.conv->in_h = 50; }),
+           "convolution, the operator is 1x48x48x8");
+  convCase("conv plan without its geometry",
+           mutatePlan(cnn_annotated_, 2, [](plan::ChunkPlanT& p) { p.conv.reset(); }),
+           "operator 2 (CONV_2D): convolution plan lacks its geometry");
+  convCase("conv plan with overlapping chunks",
+           mutatePlan(cnn_annotated_, 2, [](plan::ChunkPlanT& p) { p.chunks[1]->m_begin -= 1; }),
+           "overlap");
+  convCase("conv plan with a missing chunk",
+           mutatePlan(cnn_annotated_, 2, [](plan::ChunkPlanT& p) { p.chunks.pop_back(); }),
+           "in no chunk");
+  convCase("conv plan whose bands do not cover its rows",
+           mutatePlan(cnn_annotated_, 2, [](plan::ChunkPlanT& p) { p.chunks[0]->num_bands += 1; }),
+           "bands of");
+  convCase("conv plan with a buffer beyond SRAM",
+           mutatePlan(cnn_annotated_, 2,
+                      [](plan::ChunkPlanT& p) {
+                        p.chunks[0]->sram_output_offset = 1ull << 40;
+                        p.chunks[0]->sram_output_buffers[0] = 1ull << 40;
+                      }),
+           "lies beyond");
+  convCase("conv plan on a core the hardware lacks",
+           mutatePlan(cnn_annotated_, 2, [](plan::ChunkPlanT& p) { p.chunks[0]->core = 9; }),
+           "chunk for core 9 on 4-core hardware");
   // Bad configs and --set values.
   auto configCase = [&](std::string name, std::string text, std::string fragment) {
     cases.push_back({std::move(name), {}, {}, 2, std::move(fragment), std::move(text)});
@@ -183,9 +243,16 @@ TEST_F(Corpus, EveryBadInputExitsTwoWithOneLine) {
     const std::string model = dir_ + "/case" + std::to_string(i) + ".tflite";
     writeFile(model, c.model.empty() ? annotated_ : c.model);
     const std::string out = dir_ + "/out" + std::to_string(i) + ".bin";
-    std::vector<std::string> args = {
-        "run",      "--model", model,    "--input", golden_->vectors[0].input,
-        "--output", out,       "--mode", "accel",   "--quiet"};
+    std::vector<std::string> args = {"run",
+                                     "--model",
+                                     model,
+                                     "--input",
+                                     c.input.empty() ? golden_->vectors[0].input : c.input,
+                                     "--output",
+                                     out,
+                                     "--mode",
+                                     "accel",
+                                     "--quiet"};
     if (!c.config_text.empty()) {
       const std::string cfg = dir_ + "/bad.yaml";
       std::ofstream(cfg) << c.config_text;
@@ -223,6 +290,24 @@ TEST_F(Corpus, PlanForOtherHardwareIsReplannedWithOneWarning) {
       0u)
       << r.err;
   EXPECT_EQ(readFile(out), readFile(golden_->vectors[0].expected));
+}
+
+// The same for convolutions: person_detect annotated for 8 cores, run on 4.
+TEST_F(Corpus, ConvPlansForOtherHardwareAreReplannedWithOneWarning) {
+  const std::string model = dir_ + "/cnn-m8-on-m4.tflite";
+  writeFile(model, cnn_m8_);
+  const std::string out = dir_ + "/cnn-out.bin";
+  const RunOutcome r =
+      runHilsim({"run", "--model", model, "--config", preset("m4"), "--input",
+                 cnn_->vectors[0].input, "--output", out, "--mode", "auto", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(std::count(r.err.begin(), r.err.end(), '\n'), 1) << r.err;
+  EXPECT_EQ(
+      r.err.rfind("hilsim: warning: chunk plans in the model were made for other hardware (8 cores",
+                  0),
+      0u)
+      << r.err;
+  EXPECT_EQ(readFile(out), readFile(cnn_->vectors[0].expected));
 }
 
 }  // namespace

@@ -126,6 +126,22 @@ TEST_F(Determinism, QuantumDoesNotChangeTheResults) {
   }
 }
 
+// Convolutions move 2-D input bands and 3-D output tiles: how the simulator cuts them into TLM
+// transactions changes neither the bytes nor a cycle of the layer table.
+TEST_F(Determinism, TransactionSizeDoesNotChangeConvolutions) {
+  const std::string person = sharedDir() + "/models/person_detect.tflite";
+  const RunFiles whole =
+      runAll(hilsimPath(), dir_ + "/t0", person, {"--mode", "accel", "--invocations", "2"});
+  for (const char* bytes : {"64", "4096"}) {
+    SCOPED_TRACE(bytes);
+    const RunFiles cut = runAll(hilsimPath(), dir_ + "/t" + bytes, person,
+                                {"--mode", "accel", "--invocations", "2", "--set",
+                                 std::string("sim.transaction_bytes=") + bytes});
+    EXPECT_TRUE(whole.output == cut.output);
+    EXPECT_EQ(whole.csv, cut.csv);
+  }
+}
+
 TEST_F(Determinism, SweepResultsDoNotDependOnJobs) {
   const std::string spec = dir_ + "/spec.yaml";
   std::ofstream(spec) << "base_config: " << preset("default") << R"(

@@ -1,5 +1,6 @@
 // The planner's prediction of an accelerated layer against the simulator: every point of
-// `crossover` on every preset, bus widths 4 to 64 bytes and the three dataflows, within 3%.
+// `crossover` (its FULLY_CONNECTED and convolution families) on every preset, bus widths 4 to 64
+// bytes and the three dataflows, within 3%.
 
 #include <gtest/gtest.h>
 
@@ -23,7 +24,7 @@ TEST_P(Prediction, WithinThreePercentOfTheSimulationAtEveryCrossoverPoint) {
   const Grid g = GetParam();
   double worst = 0;
   std::string worst_point;
-  size_t points = 0;
+  size_t points = 0, conv_points = 0;
   for (const char* width : {"4", "8", "16", "32", "64"}) {
     const std::string dir = makeTempDir("prediction-" + g.preset + "-" + g.dataflow + "-" + width);
     const RunOutcome r = runHilsim(
@@ -44,6 +45,7 @@ TEST_P(Prediction, WithinThreePercentOfTheSimulationAtEveryCrossoverPoint) {
       const double simulated = std::stod(f[5]), predicted = std::stod(f[7]);
       if (simulated == 0) continue;  // the layer does not fit this hardware
       ++points;
+      if (f[0].find("conv") != std::string::npos) ++conv_points;
       const double error = std::abs(predicted - simulated) / simulated;
       if (error > worst) {
         worst = error;
@@ -52,9 +54,10 @@ TEST_P(Prediction, WithinThreePercentOfTheSimulationAtEveryCrossoverPoint) {
     }
   }
   EXPECT_GT(points, 50u);
+  EXPECT_GT(conv_points, 100u) << "the convolution families are missing";
   EXPECT_LE(worst, 0.03) << "worst: " << worst_point;
-  std::cout << g.preset << " " << g.dataflow << ": " << points << " points, worst error "
-            << worst * 100 << "%\n";
+  std::cout << g.preset << " " << g.dataflow << ": " << points << " points (" << conv_points
+            << " convolutions), worst error " << worst * 100 << "%\n";
 }
 
 std::vector<Grid> grid() {

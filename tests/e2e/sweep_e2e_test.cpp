@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "files.h"
+#include "golden_cases.h"
 #include "runner.h"
 #include "xml_check.h"
 
@@ -27,7 +28,9 @@ std::string text(const std::string& path) {
   return ss.str();
 }
 
-size_t lines(const std::string& s) { return static_cast<size_t>(std::count(s.begin(), s.end(), '\n')); }
+size_t lines(const std::string& s) {
+  return static_cast<size_t>(std::count(s.begin(), s.end(), '\n'));
+}
 
 std::string writeSpec(const std::string& dir, const std::string& body) {
   const std::string path = dir + "/spec.yaml";
@@ -72,6 +75,43 @@ void expectValidSvg(const std::string& path) {
   EXPECT_EQ(runShell("rsvg-convert '" + path + "' -o '" + path + ".png'"), 0) << path;
 }
 
+// A sweep over real CNNs: every convolution of every point is a row with its GEMM shape, on the
+// accelerator in auto mode, and the totals beat the reference path.
+TEST(Sweep, TakesRealConvolutionalModels) {
+  const std::string dir = makeTempDir("sweep-cnn");
+  const std::string spec = writeSpec(dir, R"(base_config: )" HILSIM_SOURCE_DIR
+                                          R"(/configs/default.yaml
+models:
+  - file: )" + sharedDir() + R"(/models/person_detect.tflite
+  - file: )" + sharedDir() + R"(/models/mlperf_kws_ref_model.tflite
+grid:
+  accel.num_cores: [1, 4]
+run:
+  mode: auto
+  invocations: 2
+)");
+  const RunOutcome r = runHilsim({"sweep", spec, "--out", dir + "/out", "--jobs", "2"}, 300);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::istringstream csv(text(dir + "/out/results.csv"));
+  std::string line;
+  std::getline(csv, line);
+  size_t convs = 0, totals = 0;
+  while (std::getline(csv, line)) {
+    if (line.find(",total,") != std::string::npos) {
+      ++totals;
+      continue;
+    }
+    if (line.find("CONV_2D") == std::string::npos) continue;
+    ++convs;
+    EXPECT_NE(line.find(",accel,"), std::string::npos) << line;
+    EXPECT_TRUE(line.find(" SAME ") != std::string::npos ||
+                line.find(" VALID ") != std::string::npos)
+        << line;
+  }
+  EXPECT_EQ(totals, 4u);
+  EXPECT_EQ(convs, 2u * (28 + 9));
+}
+
 TEST(Sweep, ProducesResultsAndPlotsAndRerunSkipsFinishedPoints) {
   const std::string dir = makeTempDir("sweep-small");
   const std::string spec = writeSpec(dir, kSmallSpec);
@@ -81,7 +121,9 @@ TEST(Sweep, ProducesResultsAndPlotsAndRerunSkipsFinishedPoints) {
   const std::string results = text(dir + "/out/results.csv");
   // Header, then per point: its layers and a totals row (small: 2 layers, square: 1).
   EXPECT_EQ(lines(results), 1u + 4 * (2 + 1) + 4 * (1 + 1));
-  EXPECT_EQ(results.rfind("point,model,accel.num_cores,bus.width_bytes,layer,op,shape,macs,path,cycles", 0), 0u);
+  EXPECT_EQ(results.rfind(
+                "point,model,accel.num_cores,bus.width_bytes,layer,op,shape,macs,path,cycles", 0),
+            0u);
   for (const char* plot : {"cycles-small", "cycles-square", "speedup-small", "breakdown-square"}) {
     SCOPED_TRACE(plot);
     const std::string path = dir + "/out/plots/" + std::string(plot) + ".svg";
@@ -159,7 +201,8 @@ TEST(Sweep, EmittedJobsRunUnderGnuParallelAndCollectGivesTheSameRows) {
   const std::string dir = makeTempDir("sweep-parallel");
   const std::string spec = writeSpec(dir, kSmallSpec);
   ASSERT_EQ(runHilsim({"sweep", spec, "--out", dir + "/inproc"}).exit_code, 0);
-  RunOutcome r = runHilsim({"sweep", spec, "--out", dir + "/jobs", "--emit-jobs", dir + "/jobs.txt"});
+  RunOutcome r =
+      runHilsim({"sweep", spec, "--out", dir + "/jobs", "--emit-jobs", dir + "/jobs.txt"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(lines(text(dir + "/jobs.txt")), 8u);
   ASSERT_EQ(runShell("parallel --will-cite -j 2 < '" + dir + "/jobs.txt'"), 0);
@@ -190,11 +233,11 @@ TEST(Sweep, BadSpecsNameFileAndLine) {
 
 TEST(Crossover, BreakEvenSeparatesLosingFromWinningSizes) {
   const std::string dir = makeTempDir("crossover");
-  const RunOutcome r = runHilsim({"crossover", "--config", std::string(HILSIM_SOURCE_DIR) + "/configs/m4.yaml",
-                                  "--out", dir});
+  const RunOutcome r = runHilsim(
+      {"crossover", "--config", std::string(HILSIM_SOURCE_DIR) + "/configs/m4.yaml", "--out", dir});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string be = text(dir + "/break_even.csv");
-  EXPECT_EQ(lines(be), 5u);
+  EXPECT_EQ(lines(be), 10u);  // the header, 4 FULLY_CONNECTED and 5 convolution families
   // Every simulated size below a family's break-even loses, every size at or above it wins.
   std::istringstream rows(text(dir + "/crossover.csv"));
   std::string line;

@@ -28,7 +28,7 @@ void fuzzModel(const uint8_t* data, size_t size) {
 void fuzzPlan(const uint8_t* data, size_t size) {
   try {
     const rt::plan::AnnotatedPlan a = rt::plan::decodePlan(data, size);
-    (void)rt::plan::validatePlan(a.plan, a.plan.shape);
+    (void)rt::plan::validatePlan(a.plan, a.plan.layer());
     (void)rt::plan::describePlan(a);
   } catch (const Error&) {
   }
@@ -36,7 +36,7 @@ void fuzzPlan(const uint8_t* data, size_t size) {
     for (const rt::plan::PlanEntry& e : rt::plan::decodePlanSet(data, size)) {
       try {
         const rt::plan::AnnotatedPlan a = rt::plan::decodePlan(e.plan.data(), e.plan.size());
-        (void)rt::plan::validatePlan(a.plan, a.plan.shape);
+        (void)rt::plan::validatePlan(a.plan, a.plan.layer());
       } catch (const Error&) {
       }
     }

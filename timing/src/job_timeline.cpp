@@ -1,131 +1,35 @@
 #include "hilsim/timing/job_timeline.h"
 
-#include <algorithm>
-#include <deque>
-#include <limits>
-#include <memory>
-
-#include "hilsim/timing/bus_scheduler.h"
-#include "hilsim/timing/link_timing.h"
+#include "job_links.h"
 
 namespace hilsim::timing {
 namespace {
 
-constexpr uint64_t kNever = std::numeric_limits<uint64_t>::max();
+using detail::CoreRunner;
+using detail::kNever;
+using detail::Links;
+using detail::Transfer;
 
-struct Transfer {
-  uint32_t requester = 0;
-  uint64_t bytes = 0;
-  uint64_t not_before_ps = 0;
-  bool done = false;
-  uint64_t done_ps = 0;
-  uint64_t stall_cycles = 0;
-};
-
-// The DMA engine and the bus: requests wait in one FIFO for a free channel (same-time requests
-// in requester order); each channel is a bus port, the host the last one.
-class Links {
- public:
-  Links(const PlatformTiming& t)
-      : t_(t), bus_(params(t)), channel_(t.accel.dma_channels, nullptr) {}
-
-  uint32_t hostPort() const { return t_.accel.dma_channels; }
-
-  // A request made at `now_ps`; it enters the FIFO with the others of this instant.
-  void submit(Transfer* r) { arrivals_.push_back(r); }
-  // Admits this instant's requests to the FIFO and starts what free channels can take.
-  void admit(uint64_t now_ps) {
-    std::stable_sort(arrivals_.begin(), arrivals_.end(), [](const Transfer* a, const Transfer* b) {
-      return a->requester < b->requester;
-    });
-    queue_.insert(queue_.end(), arrivals_.begin(), arrivals_.end());
-    arrivals_.clear();
-    startQueued(now_ps);
-  }
-  // A host copy of `bytes` issued at `issue_ps`; returns when it completes (bus edge).
-  uint64_t hostCopy(uint64_t issue_ps, uint64_t bytes) {
-    bus_.add(hostPort(), bytes,
-             eligibleBusCycle(hostCopyEligiblePs(t_, issue_ps), issue_ps, t_.clocks.bus_ps));
-    const uint64_t cycle = *bus_.nextCompletion();
-    bus_.advance(cycle);
-    return cycle * t_.clocks.bus_ps;
-  }
-  uint64_t nextCompletionPs() const {
-    const std::optional<uint64_t> c = bus_.nextCompletion();
-    return c ? *c * t_.clocks.bus_ps : kNever;
-  }
-  // Completes the transfers that end at `now_ps` (and starts queued ones on the freed channels).
-  // Returns the requesters told.
-  void complete(uint64_t now_ps, std::vector<uint32_t>* woken) {
-    const std::vector<Completion> done = bus_.advance(now_ps / t_.clocks.bus_ps);
-    for (const Completion& c : done) {
-      Transfer* r = channel_[c.port];
-      channel_[c.port] = nullptr;
-      r->done = true;
-      r->done_ps = now_ps;
-      r->stall_cycles = c.stall_cycles;
-      woken->push_back(r->requester);
-      startQueued(now_ps, &deferred_);
-    }
-    for (const auto& [port, bytes, cycle] : deferred_) bus_.add(port, bytes, cycle);
-    deferred_.clear();
-  }
-
- private:
-  struct Deferred {
-    uint32_t port;
-    uint64_t bytes;
-    uint64_t cycle;
-  };
-  static BusParams params(const PlatformTiming& t) {
-    BusParams p = t.bus.arbitration;
-    p.ports = t.accel.dma_channels + 1;
-    return p;
-  }
-  void startQueued(uint64_t now_ps, std::vector<Deferred>* deferred = nullptr) {
-    for (uint32_t ch = 0; ch < channel_.size() && !queue_.empty(); ++ch) {
-      if (channel_[ch]) continue;
-      Transfer* r = queue_.front();
-      queue_.pop_front();
-      channel_[ch] = r;
-      const uint64_t begin = std::max(now_ps, r->not_before_ps);
-      const uint64_t cycle = eligibleBusCycle(dmaEligiblePs(t_, begin), now_ps, t_.clocks.bus_ps);
-      // Inside arbitration the bus takes new transfers after it has told every completion.
-      if (deferred)
-        deferred->push_back({ch, r->bytes, cycle});
-      else
-        bus_.add(ch, r->bytes, cycle);
-    }
-  }
-
-  const PlatformTiming& t_;
-  BusScheduler bus_;
-  std::vector<Transfer*> arrivals_;
-  std::deque<Transfer*> queue_;
-  std::vector<Transfer*> channel_;
-  std::vector<Deferred> deferred_;
-};
-
-// One core running its share of the job, step by step as the simulated core does.
-class CoreRun {
+// One core's share of a FULLY_CONNECTED job, step by step as the simulated core does.
+class CoreRun final : public CoreRunner {
  public:
   CoreRun(const PlatformTiming& t, const JobWork& job, const CoreWork& w, Links& links)
       : t_(t), job_(job), w_(w), links_(links), tiles_(w.num_tiles), outs_(w.num_tiles) {}
 
-  // The job starts at `start_ps`: start-up, then the descriptor fetch.
-  void start(uint64_t start_ps) {
+  void start(uint64_t start_ps) override {
     start_ps_ = start_ps;
     desc_ = request(job_.descriptor_bytes);
     desc_.not_before_ps = start_ps + uint64_t{t_.accel.core_startup_cycles} * t_.clocks.accel_ps;
     links_.submit(&desc_);
     state_ = State::kDescriptor;
   }
-  uint64_t computeEndPs() const { return state_ == State::kCompute ? compute_end_ps_ : kNever; }
-  bool finished() const { return state_ == State::kDone; }
-  uint64_t endPs() const { return end_ps_; }
+  uint64_t computeEndPs() const override {
+    return state_ == State::kCompute ? compute_end_ps_ : kNever;
+  }
+  bool finished() const override { return state_ == State::kDone; }
+  uint64_t endPs() const override { return end_ps_; }
 
-  // Goes as far as it can at `now_ps` (a transfer of its own completed, or a tile computed).
-  void resume(uint64_t now_ps) {
+  void resume(uint64_t now_ps) override {
     switch (state_) {
       case State::kDescriptor:
         if (!desc_.done) return;
@@ -174,7 +78,7 @@ class CoreRun {
     }
   }
 
-  CoreCounts counts() const {
+  CoreCounts counts() const override {
     const uint64_t accel_ps = t_.clocks.accel_ps;
     CoreCounts c;
     c.core = w_.core;
@@ -229,7 +133,8 @@ class CoreRun {
 };
 
 // Runs the cores from `start_ps` until the last one has stored its outputs; returns that time.
-uint64_t runCores(std::vector<std::unique_ptr<CoreRun>>& cores, Links& links, uint64_t start_ps) {
+uint64_t runCores(std::vector<std::unique_ptr<CoreRunner>>& cores, Links& links,
+                  uint64_t start_ps) {
   for (auto& c : cores) c->start(start_ps);
   links.admit(start_ps);
   uint64_t last_end = start_ps;
@@ -256,7 +161,7 @@ JobTimeline jobTimeline(const PlatformTiming& t, const JobWork& work, const Driv
   JobTimeline out;
   uint64_t now = t.host.dispatch_cycles * cpu_ps;
   out.steps.dispatched = out.steps.uploaded = now / cpu_ps;
-  now = hostWakePs(links.hostCopy(now, uint64_t{work.rows} * work.k), now, cpu_ps);
+  now = hostWakePs(links.hostCopy(now, hostInputBytes(work)), now, cpu_ps);
   out.steps.input_sent = now / cpu_ps;
 
   now += t.host.driver_job_cycles * cpu_ps;
@@ -268,9 +173,11 @@ JobTimeline jobTimeline(const PlatformTiming& t, const JobWork& work, const Driv
   }
   out.steps.job_started = now / cpu_ps;
 
-  std::vector<std::unique_ptr<CoreRun>> cores;
+  std::vector<std::unique_ptr<CoreRunner>> cores;
   for (const CoreWork& w : work.cores)
     cores.push_back(std::make_unique<CoreRun>(t, work, w, links));
+  for (const ConvCoreWork& w : work.conv_cores)
+    cores.push_back(detail::makeConvCoreRun(t, work, w, links));
   const uint64_t last_end = runCores(cores, links, start_ps);
   now = hostWakePs(irqRisePs(t, last_end), now, cpu_ps);
   now += t.host.irq_handler_cycles * cpu_ps;
@@ -278,14 +185,30 @@ JobTimeline jobTimeline(const PlatformTiming& t, const JobWork& work, const Driv
     now = registerAccess(t, now).done_ps;
   out.steps.job_done = now / cpu_ps;
 
-  now = hostWakePs(links.hostCopy(now, uint64_t{work.rows} * work.n), now, cpu_ps);
+  now = hostWakePs(links.hostCopy(now, hostOutputBytes(work)), now, cpu_ps);
   out.steps.end = now / cpu_ps;
   for (const auto& c : cores) out.cores.push_back(c->counts());
   return out;
 }
 
+uint64_t hostInputBytes(const JobWork& w) {
+  return w.convolution ? w.conv.inputBytes() : uint64_t{w.rows} * w.k;
+}
+
+uint64_t hostOutputBytes(const JobWork& w) {
+  return w.convolution ? w.conv.outputBytes() : uint64_t{w.rows} * w.n;
+}
+
 uint64_t jobBytes(const JobWork& w) {
-  uint64_t bytes = uint64_t{w.rows} * w.k + uint64_t{w.rows} * w.n;
+  uint64_t bytes = hostInputBytes(w) + hostOutputBytes(w);
+  for (const ConvCoreWork& c : w.conv_cores) {
+    bytes += w.descriptor_bytes;
+    for (const ConvStep& s : convSchedule(c)) {
+      if (s.load_band) bytes += bandLoadBytes(w.conv, c, s.band);
+      if (s.load_tile) bytes += tileLoadBytes(w.conv, c, s.tile, w.param_bytes_per_feature);
+      bytes += stepOutputBytes(w.conv, c, s);
+    }
+  }
   for (const CoreWork& c : w.cores)
     bytes += w.descriptor_bytes + uint64_t{w.rows} * w.k +
              uint64_t{c.n_count} * (uint64_t{w.k} + w.param_bytes_per_feature) +

@@ -15,9 +15,10 @@ int annotateCommand(int argc, char** argv, int first) {
   std::vector<std::string> sets;
   bool quiet = false;
   ArgParser args("annotate",
-                 "Plans every int8 FULLY_CONNECTED layer for the configured hardware (chunks over\n"
-                 "the cores, tiling, SRAM layout), predicts accelerated and reference cycles,\n"
-                 "decides whether offloading pays, and writes the plans into a copy of the model.\n"
+                 "Plans every int8 FULLY_CONNECTED, CONV_2D and DEPTHWISE_CONV_2D layer for the\n"
+                 "configured hardware (chunks over the cores, tiling, SRAM layout), predicts\n"
+                 "accelerated and reference cycles, decides whether offloading pays, and writes\n"
+                 "the plans into a copy of the model.\n"
                  "Operators, options, tensors and buffers stay as they are.");
   args.option("--model", &model_path, "in.tflite", "model to annotate (required)");
   args.option("--config", &config_path, "C.yaml", "hardware config (default: embedded defaults)");
@@ -49,7 +50,7 @@ int annotateCommand(int argc, char** argv, int first) {
   writeFileAtomic(out, result.model);
   if (!quiet)
     for (const annotate::LayerAnnotation& l : result.layers)
-      std::cout << "operator " << l.op_index << " (FULLY_CONNECTED): " << l.summary << "\n";
+      std::cout << "operator " << l.op_index << " (" << l.op << "): " << l.summary << "\n";
   return 0;
 }
 

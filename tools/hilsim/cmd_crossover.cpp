@@ -17,8 +17,10 @@ int crossoverCommand(int argc, char** argv, int first) {
   std::string out = "out/crossover";
   ArgParser args("crossover",
                  "Finds, for FULLY_CONNECTED shape families (square, k = 4n, n = 4k, and square\n"
-                 "with 8 rows), the layer size from which offloading pays on this hardware: each\n"
-                 "size is simulated on both paths, the crossover bisected. Writes\n"
+                 "with 8 rows) and convolution families (1x1, 3x3 stride 1 and 2 on small\n"
+                 "images, 3x3 on 48x48 pixels, depthwise 3x3; n channels in and out), the layer\n"
+                 "size from which offloading pays on this hardware: each size is simulated on\n"
+                 "both paths, the crossover bisected. Writes\n"
                  "DIR/crossover.csv (every size), DIR/break_even.csv (per family, simulated and\n"
                  "predicted) and DIR/crossover-<family>.svg.");
   args.option("--config", &config_path, "C.yaml", "hardware config (default: embedded defaults)");

@@ -23,7 +23,7 @@ struct Command {
 constexpr Command kCommands[] = {
     {"run", hilsim::cli::runCommand, "simulate inference and print the per-layer table"},
     {"annotate", hilsim::cli::annotateCommand,
-     "write chunk plans for the FULLY_CONNECTED layers of a model"},
+     "write chunk plans for the FULLY_CONNECTED and convolution layers of a model"},
     {"strip", hilsim::cli::stripCommand, "remove every hilsim annotation from a model"},
     {"inspect", hilsim::cli::inspectCommand,
      "show tensors, operators, quantization and annotations of a model"},

@@ -35,6 +35,11 @@ const std::vector<uint8_t>* MetadataPlans::find(int index) const {
 
 std::optional<AnnotatedPlan> findAnnotation(const Node& node, const MetadataPlans& metadata,
                                             const GemmShape& shape) {
+  return findAnnotation(node, metadata, LayerShape{PlanKind::kFullyConnected, shape, {}});
+}
+
+std::optional<AnnotatedPlan> findAnnotation(const Node& node, const MetadataPlans& metadata,
+                                            const LayerShape& layer) {
   std::optional<AnnotatedPlan> annotated;
   const auto* custom = node.op_fb->custom_options();
   if (custom && custom->size() > 0) {
@@ -48,7 +53,7 @@ std::optional<AnnotatedPlan> findAnnotation(const Node& node, const MetadataPlan
     throw ModelError(metadata.error());
   }
   if (annotated) {
-    const std::string problem = validatePlan(annotated->plan, shape);
+    const std::string problem = validatePlan(annotated->plan, layer);
     if (!problem.empty()) throw ModelError("chunk plan is inconsistent: " + problem);
   }
   return annotated;

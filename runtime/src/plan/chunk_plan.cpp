@@ -4,11 +4,14 @@
 #include <set>
 
 #include "hilsim/errors.h"
+#include "hilsim/rt/plan/conv_plan.h"
 
 namespace hilsim::rt::plan {
 namespace {
 
-uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+uint64_t alignUp(uint64_t v, uint64_t a) {
+  return (v + a - 1) / a * a;
+}
 
 std::string shapeText(const GemmShape& s) {
   return std::to_string(s.rows) + "x" + std::to_string(s.k) + "->" + std::to_string(s.n);
@@ -61,6 +64,26 @@ bool tileChunk(const Hardware& hw, const GemmShape& shape, uint32_t granularity,
 
 }  // namespace
 
+const char* planKindName(PlanKind kind) {
+  switch (kind) {
+    case PlanKind::kFullyConnected:
+      return "FULLY_CONNECTED";
+    case PlanKind::kConv2D:
+      return "CONV_2D";
+    case PlanKind::kDepthwiseConv2D:
+      return "DEPTHWISE_CONV_2D";
+  }
+  return "?";
+}
+
+std::string validatePlan(const Plan& plan, const LayerShape& layer) {
+  if (plan.kind != layer.kind)
+    return std::string("plan is for a ") + planKindName(plan.kind) + " layer, the operator is " +
+           planKindName(layer.kind);
+  if (layer.kind == PlanKind::kFullyConnected) return validatePlan(plan, layer.gemm);
+  return validateConvPlan(plan, layer);
+}
+
 uint32_t splitGranularity(const Hardware& hw) {
   return timing::outputFeatureGranularity(hw.dataflow, {hw.array_rows, hw.array_cols});
 }
@@ -93,6 +116,9 @@ Plan makePlan(const Hardware& hw, const GemmShape& shape) {
 
 std::string validatePlan(const Plan& plan, const GemmShape& shape) {
   const Hardware& hw = plan.hardware;
+  if (plan.kind != PlanKind::kFullyConnected)
+    return std::string("plan is for a ") + planKindName(plan.kind) +
+           " layer, the operator is FULLY_CONNECTED";
   if (plan.shape.rows != shape.rows || plan.shape.k != shape.k || plan.shape.n != shape.n)
     return "plan is for a " + shapeText(plan.shape) + " layer, the operator is " + shapeText(shape);
   if (hw.num_cores == 0 || hw.sram_bytes == 0 || hw.array_rows == 0 || hw.array_cols == 0)
@@ -123,9 +149,8 @@ std::string validatePlan(const Plan& plan, const GemmShape& shape) {
     if (c->n_count == 0) return who + " is empty";
     expected += c->n_count;
     if (c->tile_n == 0 || c->num_tiles != (c->n_count + c->tile_n - 1) / c->tile_n)
-      return who + ": " + std::to_string(c->num_tiles) + " tiles of " +
-             std::to_string(c->tile_n) + " do not cover " + std::to_string(c->n_count) +
-             " features";
+      return who + ": " + std::to_string(c->num_tiles) + " tiles of " + std::to_string(c->tile_n) +
+             " do not cover " + std::to_string(c->n_count) + " features";
     if (c->sram_tile.empty() || c->sram_tile.size() > 2)
       return who + " needs one or two tile buffers, has " + std::to_string(c->sram_tile.size());
     // Buffers: [offset, size) each; all inside SRAM and pairwise disjoint.
@@ -135,9 +160,8 @@ std::string validatePlan(const Plan& plan, const GemmShape& shape) {
     for (uint64_t t : c->sram_tile) buffers.emplace_back(t, per_feature * c->tile_n);
     for (const auto& [offset, size] : buffers)
       if (offset > hw.sram_bytes || size > hw.sram_bytes - offset)
-        return who + ": buffer at offset " + std::to_string(offset) + " (" +
-               std::to_string(size) + " bytes) lies beyond " + std::to_string(hw.sram_bytes) +
-               " bytes of SRAM";
+        return who + ": buffer at offset " + std::to_string(offset) + " (" + std::to_string(size) +
+               " bytes) lies beyond " + std::to_string(hw.sram_bytes) + " bytes of SRAM";
     for (size_t i = 0; i < buffers.size(); ++i)
       for (size_t j = i + 1; j < buffers.size(); ++j) {
         const auto& [a, as] = buffers[i];

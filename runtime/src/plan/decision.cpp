@@ -1,11 +1,20 @@
 #include "hilsim/rt/plan/decision.h"
 
+#include <cstdio>
+
 namespace hilsim::rt::plan {
 namespace {
 
-std::string cyclesText(uint64_t accel, uint64_t ref) {
-  return "accel " + std::to_string(accel) + (accel < ref ? " < " : " >= ") + "ref " +
-         std::to_string(ref) + " cycles";
+std::string cyclesText(const OffloadDecision& d) {
+  const uint64_t accel = d.predicted_accel_cycles, ref = d.ref_cycles;
+  std::string text = "accel " + std::to_string(accel) + (accel < ref ? " < " : " >= ") + "ref " +
+                     std::to_string(ref) + " cycles";
+  if (d.utilization) {
+    char pct[32];
+    std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * *d.utilization);
+    text += std::string("; array utilization ") + pct;
+  }
+  return text;
 }
 
 }  // namespace
@@ -86,7 +95,7 @@ OffloadDecision decideForMode(OffloadMode mode, PlanOrigin origin, bool annotate
 }
 
 std::string policyReasonText(const OffloadDecision& d) {
-  const std::string cycles = cyclesText(d.predicted_accel_cycles, d.ref_cycles);
+  const std::string cycles = cyclesText(d);
   switch (d.reason) {
     case PathReason::kOffloadPays:
       return "offload pays (" + cycles + ")";
@@ -117,6 +126,8 @@ std::string reasonText(const OffloadDecision& d) {
       return "annotated: " + d.detail;
     case PathReason::kJobFailed:
       return "accelerator job failed (" + d.detail + "); computed on the CPU";
+    case PathReason::kNotMapped:
+      return "not mapped to the accelerator: " + d.detail;
     case PathReason::kOffloadPays:
     case PathReason::kBelowBreakEven:
     case PathReason::kPolicyAll:

@@ -1,9 +1,12 @@
 #include "hilsim/rt/plan/plan_codec.h"
 
+#include <cstdio>
 #include <cstring>
+#include <set>
 
 #include "flatbuffer_vectors.h"
 #include "hilsim/errors.h"
+#include "hilsim/rt/plan/conv_plan.h"
 #include "hilsim/schema/chunk_plan_generated.h"
 
 namespace hilsim::rt::plan {
@@ -33,18 +36,70 @@ const char* dataflowName(timing::Dataflow d) {
   }
 }
 
+std::string describeConvPlan(const AnnotatedPlan& a);
+
+fb::PlanKind toFb(PlanKind k) {
+  switch (k) {
+    case PlanKind::kConv2D:
+      return fb::PlanKind::CONV_2D;
+    case PlanKind::kDepthwiseConv2D:
+      return fb::PlanKind::DEPTHWISE_CONV_2D;
+    default:
+      return fb::PlanKind::FULLY_CONNECTED;
+  }
+}
+
+flatbuffers::Offset<fb::ConvGeometry> encodeGeometry(flatbuffers::FlatBufferBuilder& b,
+                                                     const ConvGeometry& g) {
+  return fb::CreateConvGeometry(b, g.batches, g.in_h, g.in_w, g.in_c, g.filter_h, g.filter_w,
+                                g.stride_h, g.stride_w, g.dilation_h, g.dilation_w, g.pad_h,
+                                g.pad_w, g.out_h, g.out_w, g.out_c, g.depth_multiplier);
+}
+
+ConvGeometry decodeGeometry(const fb::ConvGeometry& f, bool depthwise) {
+  ConvGeometry g;
+  g.batches = f.batches();
+  g.in_h = f.in_h();
+  g.in_w = f.in_w();
+  g.in_c = f.in_c();
+  g.filter_h = f.filter_h();
+  g.filter_w = f.filter_w();
+  g.stride_h = f.stride_h();
+  g.stride_w = f.stride_w();
+  g.dilation_h = f.dilation_h();
+  g.dilation_w = f.dilation_w();
+  g.pad_h = f.pad_h();
+  g.pad_w = f.pad_w();
+  g.out_h = f.out_h();
+  g.out_w = f.out_w();
+  g.out_c = f.out_c();
+  g.depthwise = depthwise;
+  g.depth_multiplier = f.depth_multiplier();
+  return g;
+}
+
 }  // namespace
 
 std::vector<uint8_t> encodePlan(const AnnotatedPlan& a) {
   const Plan& p = a.plan;
+  const bool conv = p.kind != PlanKind::kFullyConnected;
   flatbuffers::FlatBufferBuilder b(512);
   std::vector<flatbuffers::Offset<fb::Chunk>> chunks;
   for (const Chunk& c : p.chunks) {
     std::vector<uint64_t> params;
     for (uint64_t t : c.sram_tile) params.push_back(t + uint64_t{c.tile_n} * p.shape.k);
+    const auto tiles = b.CreateVector(c.sram_tile);
+    const auto param_offsets = b.CreateVector(params);
+    flatbuffers::Offset<flatbuffers::Vector<uint64_t>> inputs, outputs;
+    if (conv) {
+      inputs = b.CreateVector(c.sram_inputs);
+      outputs = b.CreateVector(c.sram_outputs);
+    }
+    // Version 1 plans leave the version 2 fields out (their defaults are not written).
     chunks.push_back(fb::CreateChunk(b, c.core, c.n_begin, c.n_count, c.tile_n, c.num_tiles,
-                                     c.sram_input, b.CreateVector(c.sram_tile),
-                                     b.CreateVector(params), c.sram_output, c.sram_used));
+                                     c.sram_input, tiles, param_offsets, c.sram_output, c.sram_used,
+                                     c.m_begin, c.m_count, c.band_rows, c.num_bands, inputs,
+                                     outputs));
   }
   const auto hw = fb::CreateHardware(b, p.hardware.num_cores, p.hardware.array_rows,
                                      p.hardware.array_cols, toFb(p.hardware.dataflow),
@@ -54,8 +109,10 @@ std::vector<uint8_t> encodePlan(const AnnotatedPlan& a) {
       fb::CreateDecision(b, a.decision.offload, a.decision.predicted_accel_cycles,
                          a.decision.predicted_ref_cycles, a.decision.break_even_macs,
                          b.CreateString(a.decision.policy), b.CreateString(a.decision.reason));
-  const auto root =
-      fb::CreateChunkPlan(b, kPlanVersion, hw, &shape, b.CreateVector(chunks), decision);
+  const auto chunk_vector = b.CreateVector(chunks);
+  const auto geometry = conv ? encodeGeometry(b, p.conv) : 0;
+  const auto root = fb::CreateChunkPlan(b, conv ? kPlanVersionConv : kPlanVersion, hw, &shape,
+                                        chunk_vector, decision, toFb(p.kind), geometry);
   b.Finish(root, kPlanIdentifier);
   return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
 }
@@ -74,13 +131,25 @@ AnnotatedPlan decodePlan(const uint8_t* data, size_t size) {
   if (!fb::VerifyChunkPlanBuffer(verifier))
     throw ModelError("chunk plan is corrupt (flatbuffer verification failed)");
   const fb::ChunkPlan& p = *fb::GetChunkPlan(copy.data());
-  if (p.version() != kPlanVersion)
+  if (p.version() != kPlanVersion && p.version() != kPlanVersionConv)
     throw ModelError("chunk plan version " + std::to_string(p.version()) +
-                     " is not supported (hilsim reads version " + std::to_string(kPlanVersion) +
-                     ")");
+                     " is not supported (hilsim reads versions " + std::to_string(kPlanVersion) +
+                     " and " + std::to_string(kPlanVersionConv) + ")");
   if (!p.hardware() || !p.shape() || !p.chunks() || !p.decision())
     throw ModelError("chunk plan lacks its hardware, shape, chunks or decision");
+  if (p.kind() < fb::PlanKind::MIN || p.kind() > fb::PlanKind::MAX)
+    throw ModelError("chunk plan names an unknown layer kind");
+  if (p.version() == kPlanVersion && p.kind() != fb::PlanKind::FULLY_CONNECTED)
+    throw ModelError("chunk plan version 1 is for FULLY_CONNECTED layers only");
   AnnotatedPlan a;
+  a.plan.kind = p.kind() == fb::PlanKind::CONV_2D             ? PlanKind::kConv2D
+                : p.kind() == fb::PlanKind::DEPTHWISE_CONV_2D ? PlanKind::kDepthwiseConv2D
+                                                              : PlanKind::kFullyConnected;
+  const bool conv = a.plan.kind != PlanKind::kFullyConnected;
+  if (conv) {
+    if (!p.conv()) throw ModelError("convolution plan lacks its geometry");
+    a.plan.conv = decodeGeometry(*p.conv(), a.plan.kind == PlanKind::kDepthwiseConv2D);
+  }
   const fb::Hardware& hw = *p.hardware();
   if (hw.dataflow() < fb::Dataflow::MIN || hw.dataflow() > fb::Dataflow::MAX)
     throw ModelError("chunk plan names an unknown dataflow");
@@ -108,6 +177,16 @@ AnnotatedPlan decodePlan(const uint8_t* data, size_t size) {
     const std::vector<uint64_t> params = copyScalars(c->sram_params_offset());
     chunk.sram_output = c->sram_output_offset();
     chunk.sram_used = c->sram_bytes_used();
+    if (conv) {
+      if (!c->sram_input_buffers() || !c->sram_output_buffers())
+        throw ModelError("convolution plan has a chunk without input or output buffers");
+      chunk.m_begin = c->m_begin();
+      chunk.m_count = c->m_count();
+      chunk.band_rows = c->band_rows();
+      chunk.num_bands = c->num_bands();
+      chunk.sram_inputs = copyScalars(c->sram_input_buffers());
+      chunk.sram_outputs = copyScalars(c->sram_output_buffers());
+    }
     if (params.size() != chunk.sram_tile.size())
       throw ModelError("chunk plan: core " + std::to_string(chunk.core) +
                        " has different numbers of weight and parameter buffers");
@@ -126,6 +205,38 @@ AnnotatedPlan decodePlan(const uint8_t* data, size_t size) {
   a.decision.reason = d.reason() ? d.reason()->str() : "";
   return a;
 }
+
+namespace {
+
+std::string describeConvPlan(const AnnotatedPlan& a) {
+  const Plan& p = a.plan;
+  std::set<std::pair<uint32_t, uint32_t>> channels, rows;
+  uint64_t steps = 0;
+  for (const Chunk& c : p.chunks) {
+    channels.insert({c.n_begin, c.n_count});
+    rows.insert({c.m_begin, c.m_count});
+    steps += uint64_t{c.num_bands} * c.num_tiles;
+  }
+  std::string text =
+      "plan v" + std::to_string(kPlanVersionConv) + " " + planKindName(p.kind) + " for " +
+      std::to_string(p.hardware.num_cores) + " cores " + std::to_string(p.hardware.array_rows) +
+      "x" + std::to_string(p.hardware.array_cols) + " " + dataflowName(p.hardware.dataflow) +
+      " SRAM " + std::to_string(p.hardware.sram_bytes) + ": GEMM " + std::to_string(p.shape.rows) +
+      "x" + std::to_string(p.shape.k) + "->" + std::to_string(p.shape.n) + ", " +
+      std::to_string(p.chunks.size()) + " chunks (" + std::to_string(channels.size()) +
+      " channel x " + std::to_string(rows.size()) + " row ranges), " + std::to_string(steps) +
+      " steps";
+  // Only a consistent plan has bands worth counting (the text also describes corrupt ones).
+  if (validateConvPlan(p, p.layer()).empty()) {
+    char factor[32];
+    std::snprintf(factor, sizeof factor, "%.2f", inputReadFactor(p));
+    text += ", input read " + std::string(factor) + "x";
+  }
+  return text + "; " + (a.decision.offload ? "offload" : "keep on CPU") + " (" + a.decision.reason +
+         ")";
+}
+
+}  // namespace
 
 std::vector<uint8_t> encodePlanSet(const std::vector<PlanEntry>& entries) {
   flatbuffers::FlatBufferBuilder b(1024);
@@ -162,6 +273,7 @@ std::vector<PlanEntry> decodePlanSet(const uint8_t* data, size_t size) {
 
 std::string describePlan(const AnnotatedPlan& a) {
   const Plan& p = a.plan;
+  if (p.kind != PlanKind::kFullyConnected) return describeConvPlan(a);
   std::string text =
       "plan v" + std::to_string(kPlanVersion) + " for " + std::to_string(p.hardware.num_cores) +
       " cores " + std::to_string(p.hardware.array_rows) + "x" +

@@ -6,6 +6,7 @@
 #include "hilsim/drv/driver.h"
 #include "hilsim/drv/regs.h"
 #include "hilsim/errors.h"
+#include "hilsim/rt/plan/conv_plan.h"
 
 namespace hilsim::rt::plan {
 namespace {
@@ -23,6 +24,17 @@ timing::JobWork jobWork(const Plan& plan) {
   w.n = plan.shape.n;
   w.descriptor_bytes = drv::regs::kDescriptorBytes;
   w.param_bytes_per_feature = drv::regs::kParamBytes;
+  if (plan.kind != PlanKind::kFullyConnected) {
+    w.convolution = true;
+    w.conv = plan.conv;
+    for (const Chunk& c : plan.chunks)
+      w.conv_cores.push_back(convCoreWork(c, plan.hardware.double_buffer));
+    std::sort(w.conv_cores.begin(), w.conv_cores.end(),
+              [](const timing::ConvCoreWork& a, const timing::ConvCoreWork& b) {
+                return a.core < b.core;
+              });
+    return w;
+  }
   for (const Chunk& c : plan.chunks)
     w.cores.push_back({c.core, c.n_count, c.tile_n, c.num_tiles, c.sram_tile.size() > 1});
   std::sort(w.cores.begin(), w.cores.end(),
@@ -109,6 +121,69 @@ std::optional<uint64_t> breakEvenMacs(const GemmShape& shape, const Hardware& hw
     if (member(hi).macs() > limit_macs || hi > (uint64_t{1} << 31)) return std::nullopt;
   }
   uint64_t lo = hi / 2;  // lo does not pay (or is 0)
+  while (hi - lo > 1) {
+    const uint64_t mid = lo + (hi - lo) / 2;
+    (pays(mid) ? hi : lo) = mid;
+  }
+  return member(hi).macs();
+}
+
+uint64_t convReferenceCycles(const ConvGeometry& g, const timing::CpuCostModel& cpu) {
+  timing::OpWork work;
+  work.outputs = g.outputBytes();
+  work.macs = g.macs();
+  work.pointwise = !g.depthwise && g.filter_h == 1 && g.filter_w == 1;
+  return cpu.cycles(
+      g.depthwise ? tflite::BuiltinOperator::DEPTHWISE_CONV_2D : tflite::BuiltinOperator::CONV_2D,
+      work);
+}
+
+double arrayUtilization(const Plan& plan, const std::vector<timing::CoreCounts>& cores) {
+  uint64_t compute = 0;
+  for (const timing::CoreCounts& c : cores) compute += c.compute_cycles;
+  const double slots = double(plan.hardware.array_rows) * plan.hardware.array_cols;
+  return compute ? double(plan.shape.macs()) / (slots * double(compute)) : 0.0;
+}
+
+double predictedUtilization(const Plan& plan, const timing::PlatformTiming& t) {
+  timing::PlatformTiming on_plan = t;
+  on_plan.geometry = plan.hardware;
+  const timing::JobTimeline timeline =
+      timing::jobTimeline(on_plan, jobWork(plan), driverTraffic(plan));
+  return arrayUtilization(plan, timeline.cores);
+}
+
+std::optional<uint64_t> convBreakEvenMacs(const ConvGeometry& geo, const Hardware& hw,
+                                          const timing::PlatformTiming& t,
+                                          const timing::CpuCostModel& cpu) {
+  const double ratio = static_cast<double>(geo.in_c) / static_cast<double>(geo.out_c);
+  auto member = [&](uint64_t n) {
+    ConvGeometry m = geo;
+    if (geo.depthwise) {
+      m.in_c = static_cast<uint32_t>(n);
+      m.out_c = static_cast<uint32_t>(n * geo.depth_multiplier);
+    } else {
+      m.out_c = static_cast<uint32_t>(n);
+      m.in_c =
+          static_cast<uint32_t>(std::max<double>(1.0, std::round(ratio * static_cast<double>(n))));
+    }
+    return m;
+  };
+  auto pays = [&](uint64_t n) {
+    const ConvGeometry m = member(n);
+    try {
+      return predictAccelerated(makeConvPlan(hw, m, t), t).cycles < convReferenceCycles(m, cpu);
+    } catch (const ModelError&) {
+      return false;
+    }
+  };
+  const uint64_t limit_macs = uint64_t{1} << 40;
+  uint64_t hi = 1;
+  while (!pays(hi)) {
+    hi *= 2;
+    if (member(hi).macs() > limit_macs || hi > (uint64_t{1} << 16)) return std::nullopt;
+  }
+  uint64_t lo = hi / 2;
   while (hi - lo > 1) {
     const uint64_t mid = lo + (hi - lo) / 2;
     (pays(mid) ? hi : lo) = mid;

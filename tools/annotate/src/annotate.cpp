@@ -2,12 +2,16 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "hilsim/config/derived.h"
 #include "hilsim/errors.h"
 #include "hilsim/rt/interpreter.h"
+#include "hilsim/rt/kernels/conv_layer.h"
 #include "hilsim/rt/kernels/fully_connected_common.h"
+#include "hilsim/rt/kernels/kernel_util.h"
 #include "hilsim/rt/plan/annotation.h"
+#include "hilsim/rt/plan/conv_plan.h"
 #include "hilsim/rt/plan/plan_codec.h"
 #include "hilsim/rt/plan/predict.h"
 #include "hilsim/schema/tflite_generated.h"
@@ -27,14 +31,49 @@ std::vector<uint8_t> pack(const tflite::ModelT& model) {
   return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
 }
 
-bool isFullyConnected(const tflite::ModelT& m, const tflite::OperatorT& op) {
+// The operators hilsim plans: FULLY_CONNECTED, CONV_2D, DEPTHWISE_CONV_2D.
+bool isPlannable(tflite::BuiltinOperator op) {
+  return op == tflite::BuiltinOperator::FULLY_CONNECTED || op == tflite::BuiltinOperator::CONV_2D ||
+         op == tflite::BuiltinOperator::DEPTHWISE_CONV_2D;
+}
+
+tflite::BuiltinOperator builtinOf(const tflite::ModelT& m, const tflite::OperatorT& op) {
   const tflite::OperatorCodeT& code = *m.operator_codes.at(op.opcode_index);
-  return std::max<int32_t>(code.deprecated_builtin_code, static_cast<int32_t>(code.builtin_code)) ==
-         static_cast<int32_t>(tflite::BuiltinOperator::FULLY_CONNECTED);
+  return static_cast<tflite::BuiltinOperator>(
+      std::max<int32_t>(code.deprecated_builtin_code, static_cast<int32_t>(code.builtin_code)));
+}
+
+std::string label(const rt::Node& node) {
+  return "operator " + std::to_string(node.index) + " (" + rt::opName(node.op) + ")";
+}
+
+// The layer an operator is, for planning: nullopt (with `why`) when hilsim leaves it alone.
+// Throws ModelError for a malformed operator.
+std::optional<plan::LayerShape> plannableLayer(const rt::Node& node, std::string* why) {
+  if (node.op == tflite::BuiltinOperator::FULLY_CONNECTED) {
+    const rt::FullyConnectedParams params = rt::prepareFullyConnected(node);
+    if (params.type != rt::TensorType::INT8) {
+      *why = "float32 layer (the accelerator computes int8)";
+      return std::nullopt;
+    }
+    return plan::LayerShape{plan::PlanKind::kFullyConnected, params.shape, {}};
+  }
+  const rt::ConvLayer conv = *rt::describeConvLayer(node);
+  for (const rt::Tensor* t : {node.input(0), node.input(1), node.output(0)})
+    if (t && t->type != rt::TensorType::INT8) {
+      *why = "only int8 convolutions are mapped (" + rt::describe(*t) + ")";
+      return std::nullopt;
+    }
+  if (conv.groups != 1) {
+    *why = "grouped convolution (" + std::to_string(conv.groups) +
+           " groups) is not mapped to the accelerator";
+    return std::nullopt;
+  }
+  return plan::convLayer(conv.geometry);
 }
 
 // Removes hilsim's plans from operators and metadata. Other custom_options are kept; with
-// `refuse_foreign`, foreign custom_options on a FULLY_CONNECTED operator are an error (annotating
+// `refuse_foreign`, foreign custom_options on an operator hilsim plans are an error (annotating
 // would overwrite them).
 void removeAnnotations(tflite::ModelT& m, bool refuse_foreign) {
   for (auto& sg : m.subgraphs)
@@ -43,9 +82,9 @@ void removeAnnotations(tflite::ModelT& m, bool refuse_foreign) {
       if (op.custom_options.empty()) continue;
       if (plan::hasPlanIdentifier(op.custom_options.data(), op.custom_options.size()))
         op.custom_options.clear();
-      else if (refuse_foreign && isFullyConnected(m, op))
-        throw ModelError("operator " + std::to_string(i) +
-                         " (FULLY_CONNECTED) carries custom_options that are not a hilsim plan");
+      else if (refuse_foreign && isPlannable(builtinOf(m, op)))
+        throw ModelError("operator " + std::to_string(i) + " (" + rt::opName(builtinOf(m, op)) +
+                         ") carries custom_options that are not a hilsim plan");
     }
   for (size_t i = 0; i < m.metadata.size();) {
     if (m.metadata[i]->name != plan::kMetadataName) {
@@ -80,24 +119,27 @@ AnnotateResult annotateModel(const rt::Model& model, const config::HardwareConfi
   removeAnnotations(*m, true);
   auto& ops = m->subgraphs.at(0)->operators;
   for (const rt::Node& node : interp.nodes()) {
-    if (node.op != tflite::BuiltinOperator::FULLY_CONNECTED) continue;
+    if (!isPlannable(node.op)) continue;
     LayerAnnotation layer;
     layer.op_index = node.index;
-    rt::FullyConnectedParams params;
+    layer.op = rt::opName(node.op);
+    std::optional<plan::LayerShape> shape;
+    std::string why;
     try {
-      params = rt::prepareFullyConnected(node);
+      shape = plannableLayer(node, &why);
     } catch (const ModelError& e) {
-      throw ModelError("operator " + std::to_string(node.index) +
-                       " (FULLY_CONNECTED): " + e.what());
+      throw ModelError(label(node) + ": " + e.what());
     }
-    if (params.type != rt::TensorType::INT8) {
-      layer.summary = "not annotated: float32 layer (the accelerator computes int8)";
+    if (!shape) {
+      layer.summary = "not annotated: " + why;
       result.layers.push_back(layer);
       continue;
     }
+    const bool fc = shape->kind == plan::PlanKind::kFullyConnected;
     plan::AnnotatedPlan annotated;
     try {
-      annotated.plan = plan::makePlan(hw, params.shape);
+      annotated.plan =
+          fc ? plan::makePlan(hw, shape->gemm) : plan::makeConvPlan(hw, shape->conv, timing);
     } catch (const ModelError& e) {
       layer.summary = std::string("not annotated: ") + e.what();
       result.layers.push_back(layer);
@@ -105,13 +147,17 @@ AnnotateResult annotateModel(const rt::Model& model, const config::HardwareConfi
     }
     const uint64_t predicted = plan::predictAccelerated(annotated.plan, timing).cycles;
     const uint64_t ref =
-        cpu.fullyConnectedCycles(params.shape.rows, params.shape.k, params.shape.n);
-    const plan::OffloadDecision decision = plan::decideByPolicy(policy, predicted, ref);
+        fc ? cpu.fullyConnectedCycles(shape->gemm.rows, shape->gemm.k, shape->gemm.n)
+           : plan::convReferenceCycles(shape->conv, cpu);
+    plan::OffloadDecision decision = plan::decideByPolicy(policy, predicted, ref);
+    if (!fc) decision.utilization = plan::predictedUtilization(annotated.plan, timing);
     plan::Decision& d = annotated.decision;
     d.offload = decision.offload;
     d.predicted_accel_cycles = predicted;
     d.predicted_ref_cycles = ref;
-    d.break_even_macs = plan::breakEvenMacs(params.shape, hw, timing, cpu).value_or(0);
+    d.break_even_macs = (fc ? plan::breakEvenMacs(shape->gemm, hw, timing, cpu)
+                            : plan::convBreakEvenMacs(shape->conv, hw, timing, cpu))
+                            .value_or(0);
     d.policy = plan::policyName(policy);
     d.reason = plan::policyReasonText(decision);
     const std::vector<uint8_t> bytes = plan::encodePlan(annotated);
@@ -158,17 +204,17 @@ std::vector<AnnotationStatus> readAnnotations(rt::Model& model) {
     // A custom operator's custom_options are its own parameters, never a hilsim plan.
     if (node.op == tflite::BuiltinOperator::CUSTOM) continue;
     const auto* custom = node.op_fb->custom_options();
-    const bool carries =
-        (custom && custom->size()) || metadata.find(node.index) ||
-        (!metadata.error().empty() && node.op == tflite::BuiltinOperator::FULLY_CONNECTED);
+    const bool carries = (custom && custom->size()) || metadata.find(node.index) ||
+                         (!metadata.error().empty() && isPlannable(node.op));
     if (!carries) continue;
     s.present = true;
     try {
-      if (node.op != tflite::BuiltinOperator::FULLY_CONNECTED)
+      if (!isPlannable(node.op))
         throw ModelError("a plan on a " + std::string(rt::opName(node.op)) + " operator");
-      const rt::FullyConnectedParams params = rt::prepareFullyConnected(node);
-      const std::optional<plan::AnnotatedPlan> a =
-          plan::findAnnotation(node, metadata, params.shape);
+      std::string why;
+      const std::optional<plan::LayerShape> layer = plannableLayer(node, &why);
+      if (!layer) throw ModelError("a plan on a layer hilsim does not map: " + why);
+      const std::optional<plan::AnnotatedPlan> a = plan::findAnnotation(node, metadata, *layer);
       s.valid = true;
       s.text = plan::describePlan(*a);
     } catch (const ModelError& e) {

@@ -8,11 +8,13 @@
 
 #include "hilsim/config/derived.h"
 #include "hilsim/errors.h"
+#include "hilsim/modelgen/conv_gen.h"
 #include "hilsim/modelgen/model_gen.h"
 #include "hilsim/plot/svg_plot.h"
 #include "hilsim/report/csv.h"
 #include "hilsim/report/report.h"
 #include "hilsim/rt/interpreter.h"
+#include "hilsim/rt/plan/conv_plan.h"
 #include "hilsim/rt/plan/predict.h"
 #include "hilsim/sim/session.h"
 
@@ -29,14 +31,55 @@ uint32_t kOf(const ShapeFamily& f, uint64_t n) {
   return static_cast<uint32_t>(std::max<uint64_t>(1, n * f.k_per_n_num / f.k_per_n_den));
 }
 
+// Member n of a convolution family, with TensorFlow Lite's SAME padding.
+timing::ConvGeometry convMember(const ShapeFamily& f, uint32_t n) {
+  timing::ConvGeometry g;
+  g.in_h = g.in_w = f.image;
+  g.in_c = g.out_c = n;
+  g.filter_h = g.filter_w = f.filter;
+  g.stride_h = g.stride_w = f.stride;
+  g.out_h = g.out_w = (f.image + f.stride - 1) / f.stride;
+  const int64_t pad = (int64_t{g.out_h} - 1) * f.stride + f.filter - f.image;
+  g.pad_h = g.pad_w = static_cast<uint32_t>(std::max<int64_t>(pad, 0) / 2);
+  g.depthwise = f.depthwise;
+  return g;
+}
+
+std::vector<uint8_t> memberModel(const ShapeFamily& f, uint32_t n) {
+  if (!f.conv) {
+    modelgen::MlpSpec spec;
+    spec.layers = {kOf(f, n), n};
+    spec.batch = f.rows;
+    spec.seed = n;
+    return modelgen::generateMlp(spec);
+  }
+  modelgen::ConvSpec spec;
+  spec.in_h = spec.in_w = f.image;
+  spec.in_c = spec.out_c = n;
+  spec.filter_h = spec.filter_w = f.filter;
+  spec.stride = f.stride;
+  spec.depthwise = f.depthwise;
+  spec.seed = n;
+  return modelgen::generateConv(spec);
+}
+
+// The planner's prediction for member n; 0 if it does not fit.
+uint64_t predictMember(const config::HardwareConfig& config, const ShapeFamily& f, uint32_t n) {
+  const rt::plan::Hardware hw = config::accelGeometry(config);
+  const timing::PlatformTiming t = config::platformTiming(config);
+  try {
+    const rt::plan::Plan plan = f.conv ? rt::plan::makeConvPlan(hw, convMember(f, n), t)
+                                       : rt::plan::makePlan(hw, {f.rows, kOf(f, n), n});
+    return rt::plan::predictAccelerated(plan, t).cycles;
+  } catch (const ModelError&) {
+    return 0;
+  }
+}
+
 // Runs one layer twice in compare mode and returns the second invocation's figures.
 CrossoverPoint measure(sim::HostSide& side, const config::HardwareConfig& config,
                        const ShapeFamily& f, uint32_t n) {
-  modelgen::MlpSpec spec;
-  spec.layers = {kOf(f, n), n};
-  spec.batch = f.rows;
-  spec.seed = n;
-  rt::Model model = rt::Model::fromBytes(modelgen::generateMlp(spec), "crossover layer");
+  rt::Model model = rt::Model::fromBytes(memberModel(f, n), "crossover layer");
   report::LayerCollector collector;
   rt::InterpreterOptions options;
   options.clock = &side.host;
@@ -54,18 +97,15 @@ CrossoverPoint measure(sim::HostSide& side, const config::HardwareConfig& config
   side.driver.releaseAll();  // the interpreter and its device buffers are gone
   const rt::LayerRecord& r = collector.records().back();
   p.family = f.name;
-  p.rows = f.rows;
-  p.k = kOf(f, n);
-  p.n = n;
+  const rt::GemmShape gemm =
+      f.conv ? rt::plan::convGemm(convMember(f, n)) : rt::GemmShape{f.rows, kOf(f, n), n};
+  p.rows = gemm.rows;
+  p.k = gemm.k;
+  p.n = gemm.n;
   p.macs = r.macs;
   p.ref_cycles = r.ref_cycles;
   p.accel_cycles = r.path == rt::ExecPath::kAccel ? r.cycles : 0;
-  try {
-    const rt::plan::Plan plan = rt::plan::makePlan(config::accelGeometry(config), {f.rows, p.k, n});
-    p.predicted_accel_cycles =
-        rt::plan::predictAccelerated(plan, config::platformTiming(config)).cycles;
-  } catch (const ModelError&) {
-  }
+  p.predicted_accel_cycles = predictMember(config, f, n);
   return p;
 }
 
@@ -76,10 +116,33 @@ bool pays(const CrossoverPoint& p) {
 }  // namespace
 
 const std::vector<ShapeFamily>& defaultFamilies() {
-  static const std::vector<ShapeFamily> families = {{"square", 1, 1, 1},
-                                                    {"wide_k4n", 1, 4, 1},
-                                                    {"narrow_n4k", 1, 1, 4},
-                                                    {"batch8_square", 8, 1, 1}};
+  static const std::vector<ShapeFamily> families = [] {
+    std::vector<ShapeFamily> out = {{"square", 1, 1, 1},
+                                    {"wide_k4n", 1, 4, 1},
+                                    {"narrow_n4k", 1, 1, 4},
+                                    {"batch8_square", 8, 1, 1}};
+    auto conv = [&out](std::string name, bool depthwise, uint32_t image, uint32_t filter,
+                       uint32_t stride, uint32_t max_n) {
+      ShapeFamily f;
+      f.name = std::move(name);
+      f.conv = true;
+      f.depthwise = depthwise;
+      f.image = image;
+      f.filter = filter;
+      f.stride = stride;
+      f.max_n = max_n;
+      const uint32_t out_side = (image + stride - 1) / stride;
+      f.rows = out_side * out_side;
+      f.k_per_n_num = filter * filter;
+      out.push_back(f);
+    };
+    conv("conv1x1", false, 4, 1, 1, 256);
+    conv("conv3x3", false, 4, 3, 1, 256);
+    conv("conv3x3_s2", false, 8, 3, 2, 256);
+    conv("conv3x3_48px", false, 48, 3, 1, 64);
+    conv("dwconv3x3", true, 16, 3, 1, 256);
+    return out;
+  }();
   return families;
 }
 
@@ -93,8 +156,8 @@ std::vector<FamilyResult> runCrossover(const config::HardwareConfig& config,
       std::map<uint32_t, CrossoverPoint> by_n;
       // Sizes double from tiny to large (up to 16M weights).
       std::optional<uint32_t> lose, win;
-      for (uint32_t n = 4; n <= 1024; n *= 2) {
-        if (uint64_t{kOf(f, n)} * n > (uint64_t{1} << 24)) break;
+      for (uint32_t n = f.conv ? 1 : 4; n <= f.max_n; n *= 2) {
+        if (!f.conv && uint64_t{kOf(f, n)} * n > (uint64_t{1} << 24)) break;
         const CrossoverPoint p = measure(side, config, f, n);
         by_n[n] = p;
         if (pays(p)) {
@@ -116,9 +179,12 @@ std::vector<FamilyResult> runCrossover(const config::HardwareConfig& config,
       }
       for (const auto& [n, p] : by_n) fr.points.push_back(p);
       if (win) fr.break_even_macs = by_n[*win].macs;
-      fr.predicted_break_even =
-          rt::plan::breakEvenMacs({f.rows, kOf(f, 64), 64}, config::accelGeometry(config),
-                                  config::platformTiming(config), config::costModel(config));
+      const rt::plan::Hardware hw = config::accelGeometry(config);
+      const timing::PlatformTiming timing = config::platformTiming(config);
+      fr.predicted_break_even = f.conv ? rt::plan::convBreakEvenMacs(convMember(f, 64), hw, timing,
+                                                                     config::costModel(config))
+                                       : rt::plan::breakEvenMacs({f.rows, kOf(f, 64), 64}, hw,
+                                                                 timing, config::costModel(config));
       results.push_back(std::move(fr));
     }
   });
@@ -154,8 +220,16 @@ std::string crossoverSvg(const FamilyResult& r) {
   LineChart chart;
   chart.title = "accelerated vs reference cycles: " + r.family.name;
   char sub[160];
-  std::snprintf(sub, sizeof sub, "rows %u, k = %g n; second invocation (weights already in place)",
-                r.family.rows, double(r.family.k_per_n_num) / double(r.family.k_per_n_den));
+  if (r.family.conv)
+    std::snprintf(sub, sizeof sub,
+                  "%s%ux%u window, stride %u, on %ux%u pixels, n channels in and out; second "
+                  "invocation",
+                  r.family.depthwise ? "depthwise " : "", r.family.filter, r.family.filter,
+                  r.family.stride, r.family.image, r.family.image);
+  else
+    std::snprintf(sub, sizeof sub,
+                  "rows %u, k = %g n; second invocation (weights already in place)", r.family.rows,
+                  double(r.family.k_per_n_num) / double(r.family.k_per_n_den));
   chart.subtitle = sub;
   chart.x_label = "layer size (MACs per inference)";
   chart.y_label = "host CPU cycles per inference";

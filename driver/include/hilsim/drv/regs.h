@@ -20,7 +20,7 @@ struct Register {
 };
 
 constexpr uint32_t kMagic = 0x4853494D;    // "HSIM"
-constexpr uint32_t kVersion = 0x00010000;  // 1.0
+constexpr uint32_t kVersion = 0x00010001;  // 1.1: convolution jobs (kDescriptorVersionConv)
 constexpr uint32_t kBlockBytes = 0x1000;   // size of the register block
 
 // Global registers.
@@ -178,11 +178,17 @@ constexpr bool writable(const Register& r) {
 // MultiplyByQuantizedMultiplier, adds output_zero_point, clamps to [act_min, act_max] and writes
 // int8 results to SRAM at sram_output (rows x n_count), then to memory at output_addr (row r at
 // output_addr + r * output_row_stride).
+//
+// The descriptor's version word says its kind: kDescriptorVersion (1) is the GEMM job above,
+// kDescriptorVersionConv (2) a convolution job (ConvJobDescriptor below). Both are
+// kDescriptorBytes long and start with the magic and the version.
 constexpr uint32_t kDescriptorMagic = 0x444A5348;  // "HSJD"
 constexpr uint32_t kDescriptorVersion = 1;
+constexpr uint32_t kDescriptorVersionConv = 2;
 constexpr uint32_t kDescriptorBytes = 128;
 constexpr uint32_t kParamBytes = 12;
 constexpr uint32_t DESC_FLAG_DOUBLE_BUFFER = 1u << 0;
+constexpr uint32_t DESC_FLAG_DEPTHWISE = 1u << 1;  // convolution jobs only
 
 struct JobDescriptor {
   uint32_t magic = kDescriptorMagic;
@@ -271,6 +277,119 @@ inline JobDescriptor decodeDescriptor(const uint8_t in[kDescriptorBytes]) {
   d.sram_tile[0] = get<uint32_t>(in, 0x58);
   d.sram_tile[1] = get<uint32_t>(in, 0x5C);
   d.sram_output = get<uint32_t>(in, 0x60);
+  return d;
+}
+
+// A convolution job (version kDescriptorVersionConv; docs/CONVOLUTION.md). The layer is NHWC
+// int8: input [batches, in_h, in_w, in_c] at input_addr, output [batches, out_h, out_w, out_c] at
+// output_addr - n_begin (output_addr points at the core's first channel), with TensorFlow Lite's
+// stride, dilation and padding (pad_h, pad_w: rows and columns before the input). The core
+// computes output rows [oy_begin, oy_begin + oy_count) of every image for output channels
+// [n_begin, n_begin + n_count), in num_bands bands of band_rows output rows and num_tiles tiles of
+// tile_n channels (blocks as in the GEMM job: weights tile_n x K, K = filter_h x filter_w x in_c,
+// then the parameter records), steps running band-major. For a band it loads the whole input rows
+// its windows read into sram_input[i]; its address generator forms each output pixel's window
+// from them, padding with input_zero_point, and streams it into the array. Output tiles go to
+// sram_output[i], then to memory. With DESC_FLAG_DEPTHWISE, output channel c reads input channel
+// c / depth_multiplier only (K = filter_h x filter_w) and the weights are laid out per channel.
+struct ConvJobDescriptor {
+  uint32_t magic = kDescriptorMagic;
+  uint32_t version = kDescriptorVersionConv;
+  uint16_t flags = 0;
+  uint16_t depth_multiplier = 1;
+  uint16_t batches = 0, in_h = 0, in_w = 0, in_c = 0;
+  uint16_t filter_h = 0, filter_w = 0, stride_h = 1, stride_w = 1;
+  uint16_t dilation_h = 1, dilation_w = 1, pad_h = 0, pad_w = 0;
+  uint16_t out_h = 0, out_w = 0;
+  uint32_t out_c = 0;
+  uint16_t oy_begin = 0, oy_count = 0, band_rows = 0, num_bands = 0;
+  uint32_t n_count = 0;
+  uint32_t tile_n = 0;
+  uint32_t num_tiles = 0;
+  uint64_t input_addr = 0;
+  uint64_t tiles_addr = 0;
+  uint64_t output_addr = 0;
+  uint32_t tile_stride = 0;
+  int16_t input_zero_point = 0, output_zero_point = 0, act_min = -128, act_max = 127;
+  uint32_t sram_input[2] = {0, 0};
+  uint32_t sram_tile[2] = {0, 0};
+  uint32_t sram_output[2] = {0, 0};
+  uint32_t n_begin = 0;
+};
+
+// The version word of an encoded descriptor (its kind).
+inline uint32_t descriptorVersion(const uint8_t in[kDescriptorBytes]) {
+  return detail::get<uint32_t>(in, 0x04);
+}
+
+inline void encodeConvDescriptor(const ConvJobDescriptor& d, uint8_t out[kDescriptorBytes]) {
+  using detail::put;
+  std::memset(out, 0, kDescriptorBytes);
+  put(out, 0x00, d.magic);
+  put(out, 0x04, d.version);
+  put(out, 0x08, d.flags);
+  put(out, 0x0A, d.depth_multiplier);
+  const uint16_t dims[14] = {d.batches,  d.in_h,     d.in_w,     d.in_c,       d.filter_h,
+                             d.filter_w, d.stride_h, d.stride_w, d.dilation_h, d.dilation_w,
+                             d.pad_h,    d.pad_w,    d.out_h,    d.out_w};
+  for (size_t i = 0; i < 14; ++i) put(out, 0x0C + 2 * i, dims[i]);
+  put(out, 0x28, d.out_c);
+  put(out, 0x2C, d.oy_begin);
+  put(out, 0x2E, d.oy_count);
+  put(out, 0x30, d.band_rows);
+  put(out, 0x32, d.num_bands);
+  put(out, 0x34, d.n_count);
+  put(out, 0x38, d.tile_n);
+  put(out, 0x3C, d.num_tiles);
+  put(out, 0x40, d.input_addr);
+  put(out, 0x48, d.tiles_addr);
+  put(out, 0x50, d.output_addr);
+  put(out, 0x58, d.tile_stride);
+  put(out, 0x5C, d.input_zero_point);
+  put(out, 0x5E, d.output_zero_point);
+  put(out, 0x60, d.act_min);
+  put(out, 0x62, d.act_max);
+  for (size_t i = 0; i < 2; ++i) {
+    put(out, 0x64 + 4 * i, d.sram_input[i]);
+    put(out, 0x6C + 4 * i, d.sram_tile[i]);
+    put(out, 0x74 + 4 * i, d.sram_output[i]);
+  }
+  put(out, 0x7C, d.n_begin);
+}
+
+inline ConvJobDescriptor decodeConvDescriptor(const uint8_t in[kDescriptorBytes]) {
+  using detail::get;
+  ConvJobDescriptor d;
+  d.magic = get<uint32_t>(in, 0x00);
+  d.version = get<uint32_t>(in, 0x04);
+  d.flags = get<uint16_t>(in, 0x08);
+  d.depth_multiplier = get<uint16_t>(in, 0x0A);
+  uint16_t* dims[14] = {&d.batches,  &d.in_h,     &d.in_w,     &d.in_c,       &d.filter_h,
+                        &d.filter_w, &d.stride_h, &d.stride_w, &d.dilation_h, &d.dilation_w,
+                        &d.pad_h,    &d.pad_w,    &d.out_h,    &d.out_w};
+  for (size_t i = 0; i < 14; ++i) *dims[i] = get<uint16_t>(in, 0x0C + 2 * i);
+  d.out_c = get<uint32_t>(in, 0x28);
+  d.oy_begin = get<uint16_t>(in, 0x2C);
+  d.oy_count = get<uint16_t>(in, 0x2E);
+  d.band_rows = get<uint16_t>(in, 0x30);
+  d.num_bands = get<uint16_t>(in, 0x32);
+  d.n_count = get<uint32_t>(in, 0x34);
+  d.tile_n = get<uint32_t>(in, 0x38);
+  d.num_tiles = get<uint32_t>(in, 0x3C);
+  d.input_addr = get<uint64_t>(in, 0x40);
+  d.tiles_addr = get<uint64_t>(in, 0x48);
+  d.output_addr = get<uint64_t>(in, 0x50);
+  d.tile_stride = get<uint32_t>(in, 0x58);
+  d.input_zero_point = get<int16_t>(in, 0x5C);
+  d.output_zero_point = get<int16_t>(in, 0x5E);
+  d.act_min = get<int16_t>(in, 0x60);
+  d.act_max = get<int16_t>(in, 0x62);
+  for (size_t i = 0; i < 2; ++i) {
+    d.sram_input[i] = get<uint32_t>(in, 0x64 + 4 * i);
+    d.sram_tile[i] = get<uint32_t>(in, 0x6C + 4 * i);
+    d.sram_output[i] = get<uint32_t>(in, 0x74 + 4 * i);
+  }
+  d.n_begin = get<uint32_t>(in, 0x7C);
   return d;
 }
 

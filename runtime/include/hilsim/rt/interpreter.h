@@ -94,6 +94,7 @@ class Interpreter {
   std::vector<std::unique_ptr<Kernel>> kernels_;
   std::vector<OpWork> work_;
   std::vector<uint64_t> ref_cycles_;
+  std::vector<std::optional<ConvShape>> conv_shapes_;  // convolutions, for the report
   std::vector<std::vector<size_t>> scratch_sizes_;
   std::vector<std::vector<size_t>> scratch_offsets_;
   std::vector<Tensor*> inputs_;

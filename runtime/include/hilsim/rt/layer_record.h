@@ -30,14 +30,28 @@ enum class PathReason : uint8_t {
   kPolicyNone,       // annotated with `--policy none`
   kAnnotated,        // `--mode auto` follows the annotation's decision
   kJobFailed,        // the accelerator job failed; the layer was computed on the CPU
+  kNotMapped,        // the accelerator has no mapping for this layer (e.g. grouped convolution)
 };
 
-// GEMM view of a FULLY_CONNECTED layer: [rows, k] x [n, k]^T.
+// GEMM view of a FULLY_CONNECTED layer: [rows, k] x [n, k]^T (of a convolution: output pixels x
+// window size -> output channels).
 struct GemmShape {
   uint32_t rows = 0;
   uint32_t k = 0;
   uint32_t n = 0;
   uint64_t macs() const { return uint64_t{rows} * k * n; }
+};
+
+// A convolution as the report shows it: its tensors' shapes, its window and its GEMM view (M
+// output pixels, K window values, N output channels; depthwise: N GEMMs of one channel each).
+struct ConvShape {
+  Shape input, filter, output;
+  int32_t stride_h = 1, stride_w = 1;
+  int32_t dilation_h = 1, dilation_w = 1;
+  std::string padding;  // SAME or VALID
+  int32_t pad_top = 0, pad_left = 0;
+  int32_t depth_multiplier = 0;  // depthwise only
+  GemmShape gemm;
 };
 
 struct CoreBusy {
@@ -63,6 +77,9 @@ struct AccelBreakdown {
   std::optional<uint64_t> driver_instructions;
   std::vector<CoreBusy> per_core;
   double mac_utilization = 0.0;
+  // The planner's prediction of `cycles` (plan/predict.h; weights in place, as from the second
+  // invocation on).
+  uint64_t predicted_cycles = 0;
   uint64_t cycles() const { return fixed_cycles + variable_cycles; }
 };
 
@@ -72,6 +89,7 @@ struct LayerRecord {
   tflite::BuiltinOperator op = tflite::BuiltinOperator::ADD;
   std::string name;
   std::optional<GemmShape> gemm;
+  std::optional<ConvShape> conv;  // CONV_2D and DEPTHWISE_CONV_2D
   std::vector<Shape> input_shapes;
   std::vector<Shape> output_shapes;
   uint64_t macs = 0;

@@ -5,7 +5,8 @@
 // run the cores in, so channel assignment and arbitration are reproducible. A transfer costs
 // setup_cycles (accelerator clock), then the access latency, then its bursts as the bus arbiter
 // grants them. Its data moves in one TLM transaction per row (or per sim.transaction_bytes chunk:
-// the timing does not depend on it), directly between system memory and the core's SRAM: one copy.
+// the timing does not depend on it; a 3-D transfer is its planes' rows one after another),
+// directly between system memory and the core's SRAM: one copy.
 
 #include <tlm_utils/simple_initiator_socket.h>
 #include <cstdint>
@@ -37,6 +38,9 @@ struct DmaRequest {
   uint64_t row_bytes = 0;
   uint64_t mem_stride = 0;
   uint64_t local_stride = 0;
+  uint32_t planes = 1;  // a 3-D transfer moves `planes` such 2-D blocks
+  uint64_t mem_plane_stride = 0;
+  uint64_t local_plane_stride = 0;
   sc_core::sc_time not_before;  // earliest start
   uint32_t job = 0;
   uint32_t requester = 0;  // e.g. the core index: orders requests submitted together
@@ -51,7 +55,7 @@ struct DmaRequest {
   uint64_t stall_cycles = 0;  // bus cycles lost to other transfers
   sc_core::sc_time done_time;
 
-  uint64_t bytes() const { return uint64_t{rows} * row_bytes; }
+  uint64_t bytes() const { return uint64_t{planes} * rows * row_bytes; }
 };
 
 class DmaSink {

@@ -2,12 +2,15 @@
 // One matmul core: a systolic array with local SRAM. On start it fetches its job descriptor,
 // loads the input and the first weight tile, then for each tile computes (SCALE-Sim cycles,
 // core_timing.h) and stores its outputs, loading the next tile during compute when double
-// buffering is on. One thread; one wait per transfer or tile, never per cycle.
+// buffering is on. A convolution descriptor runs the steps of timing::convSchedule instead
+// (matmul_core_conv.cpp): input bands and weight tiles, windows formed by the core's address
+// generator. One thread; one wait per transfer or tile, never per cycle.
 
 #include <cstdint>
 #include <systemc>
 #include <vector>
 
+#include "hilsim/core/im2col.h"
 #include "hilsim/drv/driver.h"
 #include "hilsim/drv/regs.h"
 #include "hilsim/model/clocks.h"
@@ -15,6 +18,7 @@
 #include "hilsim/model/memory.h"
 #include "hilsim/model/params.h"
 #include "hilsim/model/tracer.h"
+#include "hilsim/timing/conv_schedule.h"
 #include "hilsim/timing/core_timing.h"
 
 namespace hilsim::model {
@@ -55,7 +59,16 @@ class MatmulCore : public sc_core::sc_module, public DmaSink {
     uint64_t output_bytes = 0;
     bool double_buffer = false;  // asked for by the descriptor and enabled on this core
     sc_core::sc_time start, load_wait, compute;
+    sc_core::sc_time store_wait;  // waits for an output buffer before the last stores
     uint64_t stall_cycles = 0;
+  };
+  // The convolution job being executed (matmul_core_conv.cpp).
+  struct RunningConv {
+    drv::regs::ConvJobDescriptor desc;
+    timing::ConvGeometry geo;
+    timing::ConvCoreWork work;
+    std::vector<timing::ConvStep> steps;
+    core::WindowSource source;  // first_row and rows set per band
   };
 
   void run();
@@ -74,6 +87,17 @@ class MatmulCore : public sc_core::sc_module, public DmaSink {
   // Waits for tile `t` to be loaded.
   Step waitForTile(uint32_t t);
   Step waitForStores();
+  // A convolution job: check the descriptor, then every step of its schedule.
+  Step executeConv();
+  Step acceptConvDescriptor();
+  Step runConvSteps();
+  // Issues the loads of step `s` issued early (while the step before computes) or the others.
+  void issueConvLoads(size_t s, bool early);
+  // Waits for the operands and the output buffer of step `s`.
+  Step waitForConvStep(size_t s);
+  // Computes step `s`; false if the job was aborted meanwhile.
+  bool computeConvStep(size_t s);
+  void storeConvStep(size_t s);
   // Records the error of a finished transfer, if any.
   Step failOnError(const DmaRequest& r);
   bool fitsSram(uint64_t offset, uint64_t bytes) const;
@@ -110,9 +134,11 @@ class MatmulCore : public sc_core::sc_module, public DmaSink {
   bool pending_start_ = false;
 
   uint8_t descriptor_[drv::regs::kDescriptorBytes] = {};
-  DmaRequest desc_req_, input_req_, tile_req_[2];
+  DmaRequest desc_req_, input_req_, tile_req_[2], band_req_[2];
   std::vector<DmaRequest> out_reqs_;
   RunningJob running_;
+  RunningConv conv_;
+  std::vector<int8_t> windows_;  // the address generator's output for one step (not SRAM)
   CoreResult result_;
 };
 

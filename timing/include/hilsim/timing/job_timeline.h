@@ -1,15 +1,16 @@
 #pragma once
-// The timeline of one accelerated FULLY_CONNECTED invocation, computed without the simulator: the
-// planner's estimate. It takes the simulator's steps one by one with the same timing functions
-// (link_timing.h, core_timing.h, bus_scheduler.h): the kernel's dispatch, the input copy, the
-// driver's register writes, each core's descriptor fetch, loads, tiles and stores through the DMA
-// engine's FIFO and channels and the bus arbiter, the interrupt, the handler and the output copy.
-// Contention between the cores is played out, not approximated. The weights are taken to be in
-// place already (the invocations after the first).
+// The timeline of one accelerated invocation (a FULLY_CONNECTED or a convolution layer), computed
+// without the simulator: the planner's estimate. It takes the simulator's steps one by one with the
+// same timing functions (link_timing.h, core_timing.h, bus_scheduler.h): the kernel's dispatch, the
+// input copy, the driver's register writes, each core's descriptor fetch, loads, tiles and stores
+// through the DMA engine's FIFO and channels and the bus arbiter, the interrupt, the handler and
+// the output copy. Contention between the cores is played out, not approximated. The weights are
+// taken to be in place already (the invocations after the first).
 
 #include <cstdint>
 #include <vector>
 
+#include "hilsim/timing/conv_schedule.h"
 #include "hilsim/timing/platform_timing.h"
 
 namespace hilsim::timing {
@@ -28,7 +29,16 @@ struct JobWork {
   std::vector<CoreWork> cores;  // in core order
   uint32_t descriptor_bytes = 128;
   uint32_t param_bytes_per_feature = 12;
+  // A convolution job (conv_schedule.h): the layer's geometry and each core's share, in core
+  // order; `cores` is then empty.
+  bool convolution = false;
+  ConvGeometry conv;
+  std::vector<ConvCoreWork> conv_cores;
 };
+
+// Bytes the host copies to the device before the job (the layer's input) and back after it.
+uint64_t hostInputBytes(const JobWork& work);
+uint64_t hostOutputBytes(const JobWork& work);
 
 // Register accesses the driver makes for one job.
 struct DriverTraffic {
@@ -66,7 +76,8 @@ struct JobTimeline {
 JobTimeline jobTimeline(const PlatformTiming& t, const JobWork& work, const DriverTraffic& driver);
 
 // Bytes the job moves over the bus: input, output, and per core its descriptor, input, weights
-// with parameters, and outputs.
+// with parameters, and outputs (a convolution: every band and tile load of its schedule, halo
+// rows included, and its outputs).
 uint64_t jobBytes(const JobWork& work);
 
 }  // namespace hilsim::timing

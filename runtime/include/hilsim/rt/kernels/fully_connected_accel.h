@@ -1,9 +1,10 @@
 #pragma once
 // The accelerated FULLY_CONNECTED kernel, registered in the resolver in place of the reference
-// one. Prepare reads the layer's chunk plan (plan/annotation.h), re-plans in memory for other
-// hardware (one warning) or when the model has none, and decides the layer's path
-// (plan/decision.h). Invoke places weights and parameters in device memory once, sends the input,
-// runs one job over the planned cores through the driver, and reads the output.
+// one, and the context every accelerated kernel (this one, kernels/conv_accel.h) shares. Prepare
+// reads the layer's chunk plan (plan/annotation.h), re-plans in memory for other hardware (one
+// warning) or when the model has none, and decides the layer's path (plan/decision.h). Invoke
+// places weights and parameters in device memory once, sends the input, runs one job over the
+// planned cores through the driver, and reads the output.
 
 #include <cstdint>
 #include <functional>
@@ -30,8 +31,9 @@ struct JobFailure {
   uint32_t invocation = 0;
   int op_index = -1;
   drv::Status status = drv::Status::kOk;
-  std::string detail;       // the driver's account: the status registers
-  std::string transaction;  // the bus transaction that explains the failure, if known
+  std::string detail;                  // the driver's account: the status registers
+  std::string transaction;             // the bus transaction that explains the failure, if known
+  std::string op = "FULLY_CONNECTED";  // the operator's builtin name
   // "<status>: <detail>", as the layer's reason says.
   std::string cause() const;
   // "operator 3 (FULLY_CONNECTED): timeout: ...; last transaction: ...".

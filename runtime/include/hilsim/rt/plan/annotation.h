@@ -35,6 +35,9 @@ class MetadataPlans {
 // carries none. Throws ModelError for foreign custom_options, a corrupt plan, a plan that does not
 // match the layer, or a corrupt metadata carrier.
 std::optional<AnnotatedPlan> findAnnotation(const Node& node, const MetadataPlans& metadata,
+                                            const LayerShape& layer);
+// A FULLY_CONNECTED layer of `shape`.
+std::optional<AnnotatedPlan> findAnnotation(const Node& node, const MetadataPlans& metadata,
                                             const GemmShape& shape);
 
 }  // namespace hilsim::rt::plan

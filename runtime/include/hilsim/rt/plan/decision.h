@@ -4,6 +4,7 @@
 // the report shows is made from it in one place.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "hilsim/rt/layer_record.h"
@@ -35,8 +36,12 @@ struct OffloadDecision {
   PlanOrigin origin = PlanOrigin::kNotAnnotated;
   uint64_t predicted_accel_cycles = 0;
   uint64_t ref_cycles = 0;
-  // kDoesNotFit: why; kAnnotated: the annotation's own reason; kJobFailed: the failure.
+  // kDoesNotFit, kNotMapped: why; kAnnotated: the annotation's own reason; kJobFailed: the
+  // failure.
   std::string detail;
+  // Convolutions: the predicted share of the arrays' MAC slots doing useful work while they
+  // compute (plan/predict.h), shown with the cycles.
+  std::optional<double> utilization;
 };
 
 // The decision of a policy for a planned layer with these predictions.

@@ -1,7 +1,7 @@
 #pragma once
-// What a planned FULLY_CONNECTED layer looks like in device memory: each core's tile blocks
-// (weights, then per-feature {bias, multiplier, shift}) and the job descriptor table, in the
-// format of drv/regs.h.
+// What a planned layer looks like in device memory: each core's tile blocks (weights, then
+// per-feature {bias, multiplier, shift}; chunks with the same channels share theirs) and the job
+// descriptor table, in the format of drv/regs.h (GEMM or convolution descriptors).
 
 #include <cstdint>
 #include <vector>
@@ -12,10 +12,10 @@ namespace hilsim::rt::plan {
 
 // The arithmetic of an int8 layer, per output feature (per-tensor layers repeat the values).
 struct LayerArithmetic {
-  const int8_t* weights = nullptr;  // n x k, row major
-  std::vector<int32_t> bias;        // n (zeros when the layer has none)
-  std::vector<int32_t> multipliers; // n
-  std::vector<int32_t> shifts;      // n
+  const int8_t* weights = nullptr;   // n x k, row major (depthwise: each channel's taps)
+  std::vector<int32_t> bias;         // n (zeros when the layer has none)
+  std::vector<int32_t> multipliers;  // n
+  std::vector<int32_t> shifts;       // n
   int32_t input_zero_point = 0;
   int32_t output_zero_point = 0;
   int32_t act_min = -128;
@@ -23,9 +23,9 @@ struct LayerArithmetic {
 };
 
 struct LayerImage {
-  std::vector<uint8_t> tiles;            // every chunk's tile blocks, one after another
-  std::vector<uint64_t> chunk_offset;    // per chunk: offset of its first block in `tiles`
-  std::vector<uint64_t> chunk_stride;    // per chunk: bytes between its tile blocks
+  std::vector<uint8_t> tiles;          // every chunk's tile blocks, one after another
+  std::vector<uint64_t> chunk_offset;  // per chunk: offset of its first block in `tiles`
+  std::vector<uint64_t> chunk_stride;  // per chunk: bytes between its tile blocks
 };
 
 LayerImage buildTiles(const Plan& plan, const LayerArithmetic& layer);
@@ -33,8 +33,8 @@ LayerImage buildTiles(const Plan& plan, const LayerArithmetic& layer);
 // Device addresses where the kernel placed the layer's buffers.
 struct DeviceAddresses {
   uint64_t tiles = 0;   // LayerImage::tiles
-  uint64_t input = 0;   // rows x k int8
-  uint64_t output = 0;  // rows x n int8
+  uint64_t input = 0;   // rows x k int8 (convolutions: the NHWC input)
+  uint64_t output = 0;  // rows x n int8 (convolutions: the NHWC output)
 };
 
 // One descriptor per core of the plan's hardware (cores without a chunk get an empty slot).

@@ -1,6 +1,8 @@
 #pragma once
-// Chunk plans as flatbuffers (schema/chunk_plan.fbs): one plan per FULLY_CONNECTED operator,
-// carried in the operator's custom_options, or all plans in Model.metadata as a PlanSet.
+// Chunk plans as flatbuffers (schema/chunk_plan.fbs): one plan per FULLY_CONNECTED, CONV_2D or
+// DEPTHWISE_CONV_2D operator, carried in the operator's custom_options, or all plans in
+// Model.metadata as a PlanSet. FULLY_CONNECTED plans are written as version 1, convolution plans
+// as version 2; both are read.
 
 #include <cstdint>
 #include <string>
@@ -10,7 +12,8 @@
 
 namespace hilsim::rt::plan {
 
-constexpr uint16_t kPlanVersion = 1;
+constexpr uint16_t kPlanVersion = 1;      // FULLY_CONNECTED plans, and plan sets
+constexpr uint16_t kPlanVersionConv = 2;  // convolution plans
 constexpr const char* kPlanIdentifier = "HSCP";
 constexpr const char* kPlanSetIdentifier = "HSPS";
 constexpr const char* kMetadataName = "hilsim.chunk_plans";

@@ -41,4 +41,19 @@ std::optional<uint64_t> breakEvenMacs(const GemmShape& shape, const Hardware& hw
                                       const timing::PlatformTiming& t,
                                       const timing::CpuCostModel& cpu);
 
+// Convolutions: the family keeps the geometry and the in:out channel ratio (depthwise: the depth
+// multiplier) and scales the output channels.
+std::optional<uint64_t> convBreakEvenMacs(const ConvGeometry& geo, const Hardware& hw,
+                                          const timing::PlatformTiming& t,
+                                          const timing::CpuCostModel& cpu);
+
+// Cycles of the reference CONV_2D or DEPTHWISE_CONV_2D kernel for a convolution (the CPU cost
+// model on its MACs and outputs).
+uint64_t convReferenceCycles(const ConvGeometry& geo, const timing::CpuCostModel& cpu);
+
+// MACs over the MAC slots of the arrays while they compute: layer MACs / (R x C x the cores'
+// compute cycles summed), from counters measured or predicted.
+double arrayUtilization(const Plan& plan, const std::vector<timing::CoreCounts>& cores);
+double predictedUtilization(const Plan& plan, const timing::PlatformTiming& t);
+
 }  // namespace hilsim::rt::plan

@@ -18,6 +18,7 @@ using rt::plan::Policy;
 
 struct LayerAnnotation {
   int op_index = -1;
+  std::string op;       // builtin name
   std::string summary;  // the plan and decision, or why the layer was left alone
   bool annotated = false;
   bool offload = false;
@@ -28,8 +29,9 @@ struct AnnotateResult {
   std::vector<LayerAnnotation> layers;
 };
 
-// Plans every int8 FULLY_CONNECTED layer of `model` for `config` and writes the plans with the
-// given carrier; earlier hilsim annotations are replaced, so annotating twice is idempotent.
+// Plans every int8 FULLY_CONNECTED, CONV_2D and DEPTHWISE_CONV_2D layer of `model` for `config`
+// (grouped convolutions are left alone, with the reason) and writes the plans with the given
+// carrier; earlier hilsim annotations are replaced, so annotating twice is idempotent.
 AnnotateResult annotateModel(const rt::Model& model, const config::HardwareConfig& config,
                              Carrier carrier, Policy policy);
 

@@ -1,8 +1,8 @@
 #pragma once
-// Where offloading a FULLY_CONNECTED layer starts to pay. For each shape family (fixed rows and
-// k:n ratio) the layer is simulated on the accelerated and on the reference path at growing
-// sizes; the crossover is found by bisection on the simulated cycles and compared with the
-// planner's prediction.
+// Where offloading a layer starts to pay. For each shape family (FULLY_CONNECTED: fixed rows and
+// k:n ratio; convolution: a fixed image and window, in = out channels) the layer is simulated on
+// the accelerated and on the reference path at growing sizes; the crossover is found by
+// bisection on the simulated cycles and compared with the planner's prediction.
 
 #include <cstdint>
 #include <optional>
@@ -18,13 +18,19 @@ struct ShapeFamily {
   uint32_t rows = 1;
   uint32_t k_per_n_num = 1;  // k = n * num / den
   uint32_t k_per_n_den = 1;
+  // A convolution family: a batch-1 image of image x image pixels, a filter x filter window
+  // (SAME padding) moved by `stride`; member n has n input and n output channels.
+  bool conv = false;
+  bool depthwise = false;
+  uint32_t image = 0, filter = 1, stride = 1;
+  uint32_t max_n = 1024;  // the largest member tried
 };
 
 const std::vector<ShapeFamily>& defaultFamilies();
 
 struct CrossoverPoint {
   std::string family;
-  uint32_t rows = 0, k = 0, n = 0;
+  uint32_t rows = 0, k = 0, n = 0;  // the GEMM view (a convolution: pixels, window, channels)
   uint64_t macs = 0;
   uint64_t accel_cycles = 0;  // simulated, second invocation (weights already in place)
   uint64_t ref_cycles = 0;

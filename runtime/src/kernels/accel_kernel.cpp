@@ -1,0 +1,189 @@
+#include "kernels/accel_kernel.h"
+
+#include <cstring>
+
+#include "hilsim/base/log.h"
+#include "hilsim/drv/regs.h"
+#include "hilsim/errors.h"
+#include "hilsim/rt/plan/predict.h"
+
+namespace hilsim::rt {
+namespace {
+
+spdlog::logger& logger() {
+  static const std::shared_ptr<spdlog::logger> instance = log::get("runtime");
+  return *instance;
+}
+
+std::string hardwareText(const plan::Hardware& hw) {
+  return std::to_string(hw.num_cores) + " cores, " + std::to_string(hw.array_rows) + "x" +
+         std::to_string(hw.array_cols) + " arrays, " + std::to_string(hw.sram_bytes) +
+         " bytes of SRAM";
+}
+
+void setReason(LayerRecord& rec, const plan::OffloadDecision& d) {
+  rec.reason_code = d.reason;
+  rec.reason = plan::reasonText(d);
+}
+
+}  // namespace
+
+void AcceleratedKernel::keepOnCpu(PathReason reason, std::string detail) {
+  decision_ = {};
+  decision_.reason = reason;
+  decision_.detail = std::move(detail);
+}
+
+void AcceleratedKernel::planAndDecide(const std::optional<plan::AnnotatedPlan>& annotated) {
+  const plan::PlanOrigin origin = resolvePlan(annotated);
+  if (origin == plan::PlanOrigin::kAnnotated) {
+    const uint64_t stored = annotated->decision.break_even_macs;
+    if (stored) break_even_ = stored;
+  } else {
+    break_even_ = familyBreakEven();
+  }
+  if (!plan_) return;
+  const plan::Prediction prediction = plan::predictAccelerated(*plan_, ctx_.timing());
+  predicted_cycles_ = prediction.cycles;
+  decision_ = plan::decideForMode(ctx_.mode(), origin, annotated && annotated->decision.offload,
+                                  annotated ? annotated->decision.reason : std::string(),
+                                  prediction.cycles, ref_cycles_);
+  decision_.utilization = utilization();
+  const GemmShape& shape = plan_->shape;
+  logger().debug("operator {} ({} {}x{}x{}): {} on {} cores: {}", index_, op_name_, shape.rows,
+                 shape.k, shape.n, decision_.offload ? "accelerated" : "reference",
+                 plan_->chunks.size(), plan::reasonText(decision_));
+}
+
+// The plan this run uses: the annotation when it was made for this hardware, else one made now.
+// Leaves plan_ empty (and the decision saying why) when no plan fits.
+plan::PlanOrigin AcceleratedKernel::resolvePlan(
+    const std::optional<plan::AnnotatedPlan>& annotated) {
+  if (annotated && annotated->plan.hardware == ctx_.hardware()) {
+    plan_ = annotated->plan;
+    return plan::PlanOrigin::kAnnotated;
+  }
+  if (annotated)
+    ctx_.note("warning: chunk plans in the model were made for other hardware (" +
+              hardwareText(annotated->plan.hardware) + "); re-planned in memory for " +
+              hardwareText(ctx_.hardware()));
+  else
+    ctx_.note(
+        "note: model has no hilsim annotations: layers the accelerator takes are planned "
+        "in memory");
+  try {
+    plan_ = planLayer();
+  } catch (const ModelError& e) {
+    keepOnCpu(PathReason::kDoesNotFit, e.what());
+  }
+  return annotated ? plan::PlanOrigin::kReplanned : plan::PlanOrigin::kNotAnnotated;
+}
+
+void AcceleratedKernel::invokeLayer(InvokeContext& ctx, Node& node) {
+  LayerRecord& rec = ctx.record();
+  setReason(rec, decision_);
+  rec.break_even_macs = break_even_;
+  if (!decision_.offload) {
+    runReference(ctx, node);
+    return;  // the interpreter charges the reference cycles
+  }
+  std::vector<int8_t> reference;
+  if (ctx_.mode() == OffloadMode::kCompare) {
+    runReference(ctx, node);
+    ctx.chargeReference();
+    const Tensor& out = outputTensor();
+    reference.assign(out.as<int8_t>(), out.as<int8_t>() + out.bytes);
+  }
+  const uint64_t start = ctx.clock().now();
+  drv::Status status = drv::Status::kOk;
+  AccelBreakdown breakdown = runAccelerated(ctx.clock(), &status);
+  if (status != drv::Status::kOk) {
+    // The driver has soft-reset the device; keep the output right and go on.
+    JobFailure failure{rec.invocation, index_, status, ctx_.driver().lastError(), {}, op_name_};
+    plan::OffloadDecision failed = decision_;
+    failed.reason = PathReason::kJobFailed;
+    failed.detail = failure.cause();
+    setReason(rec, failed);
+    ctx_.recordFailure(std::move(failure));
+    runReference(ctx, node);
+    ctx.chargeReference();
+    return;
+  }
+  rec.accel = std::move(breakdown);
+  rec.path = ExecPath::kAccel;
+  rec.path_cycles = ctx.clock().now() - start;
+  if (!reference.empty()) checkAgainstReference(reference);
+}
+
+void AcceleratedKernel::checkAgainstReference(const std::vector<int8_t>& reference) const {
+  const int8_t* out = outputTensor().as<int8_t>();
+  for (size_t i = 0; i < reference.size(); ++i)
+    if (out[i] != reference[i])
+      throw SimulationError(
+          "mode compare: the accelerated output differs from the reference kernel at byte " +
+          std::to_string(i) + " (" + std::to_string(out[i]) + " vs " +
+          std::to_string(reference[i]) + ")");
+}
+
+// Places the layer in device memory: tile blocks, descriptor table, input and output buffers.
+drv::Status AcceleratedKernel::upload() {
+  drv::Driver& d = ctx_.driver();
+  const plan::Plan& p = *plan_;
+  const plan::LayerArithmetic arith = arithmetic();
+  const plan::LayerImage image = plan::buildTiles(p, arith);
+  const timing::JobWork work = plan::jobWork(p);
+  Placement& at = placement_;
+  drv::Status s = d.allocate(image.tiles.size(), 64, &at.tiles);
+  if (s == drv::Status::kOk) s = d.allocate(timing::hostInputBytes(work), 64, &at.input);
+  if (s == drv::Status::kOk) s = d.allocate(timing::hostOutputBytes(work), 64, &at.output);
+  if (s == drv::Status::kOk)
+    s = d.allocate(uint64_t{p.hardware.num_cores} * drv::regs::kDescriptorBytes, 64, &at.table);
+  if (s != drv::Status::kOk) return s;
+  const std::vector<uint8_t> table =
+      plan::buildDescriptorTable(p, arith, image, {at.tiles.addr, at.input.addr, at.output.addr});
+  s = d.write(at.tiles, 0, image.tiles.data(), image.tiles.size());
+  if (s == drv::Status::kOk) s = d.write(at.table, 0, table.data(), table.size());
+  if (s != drv::Status::kOk) return s;
+  at.upload_bytes = image.tiles.size() + table.size();
+  at.job.table_addr = at.table.addr;
+  at.job.core_mask = plan::coreMask(p);
+  uploaded_ = true;
+  return drv::Status::kOk;
+}
+
+AccelBreakdown AcceleratedKernel::runAccelerated(HostClock& clock, drv::Status* status) {
+  drv::Driver& d = ctx_.driver();
+  const uint64_t start = clock.now();
+  timing::JobSteps at;  // host cycles from `start`
+  clock.advance(ctx_.timing().host.dispatch_cycles, CpuActivity::kKernel);
+  at.dispatched = clock.now() - start;
+  drv::Status s = uploaded_ ? drv::Status::kOk : upload();
+  at.uploaded = clock.now() - start;
+  if (s == drv::Status::kOk)
+    s = d.write(placement_.input, 0, inputTensor().data, placement_.input.bytes);
+  at.input_sent = clock.now() - start;
+  if (s == drv::Status::kOk) s = d.submit(placement_.job);
+  at.job_started = clock.now() - start;
+  if (s == drv::Status::kOk) s = d.wait(d.timeoutCycles());
+  at.job_done = clock.now() - start;
+  if (s == drv::Status::kOk)
+    s = d.read(placement_.output, 0, outputTensor().data, placement_.output.bytes);
+  at.end = clock.now() - start;
+  *status = s;
+  if (s != drv::Status::kOk) return {};
+  std::vector<timing::CoreCounts> cores;
+  for (const plan::Chunk& c : plan_->chunks) {
+    const drv::CoreCounters k = d.counters(c.core);
+    cores.push_back({c.core, k.busy_cycles, k.startup_cycles, k.compute_cycles, k.load_wait_cycles,
+                     k.store_wait_cycles, k.stall_cycles});
+  }
+  AccelBreakdown b =
+      plan::splitCycles(*plan_, ctx_.timing().clocks, at, cores, placement_.upload_bytes);
+  b.predicted_cycles = predicted_cycles_;
+  const drv::DriverWork work = d.lastJobWork();
+  b.driver_cycles = work.cycles;
+  if (work.instructions) b.driver_instructions = work.instructions;
+  return b;
+}
+
+}  // namespace hilsim::rt
