@@ -2,8 +2,10 @@
 # Builds hilsim and runs every test:
 #   1. the default (portable, Release) build: the whole suite;
 #   2. an -O3 -march=native build: the bit-exactness tests (GCC's int8 dot product pitfall) and
-#      the determinism tests, which also check that it reproduces step 1's results byte for byte;
-#   3. an AddressSanitizer + UndefinedBehaviorSanitizer build: the whole suite again;
+#      the determinism tests, which also check that it reproduces step 1's results byte for byte
+#      (the firmware goldens are left out: the ISS does not run host code);
+#   3. an AddressSanitizer + UndefinedBehaviorSanitizer build: the bad-input tests (loader label),
+#      fault injection and the ISS report tests; HILSIM_TEST_FULL=1 runs the whole suite there;
 #   4. the libFuzzer targets (clang), each for HILSIM_FUZZ_SECONDS (default 60).
 # HILSIM_SHARED_DIR overrides where ../shared is. HILSIM_TEST_QUICK=1 runs only step 1.
 set -euo pipefail
@@ -17,12 +19,20 @@ if [ ! -f "$shared/golden/index.json" ]; then
   exit 1
 fi
 
-build() {  # build DIR [cmake options...]
+configure() {  # configure DIR [cmake options...]
   local dir=$1
   shift
   # The suite is turned on explicitly: build/ may have been configured by demo.sh.
   cmake -S . -B "$dir" -DHILSIM_SHARED_DIR="$shared" -DHILSIM_BUILD_TESTS=ON "$@" >/dev/null
-  cmake --build "$dir" -j"$jobs"
+}
+build() {  # build DIR [cmake options...]: configures and builds everything
+  configure "$@"
+  cmake --build "$1" -j"$jobs"
+}
+build_targets() {  # build_targets DIR TARGET...: builds the executable and the given tests
+  local dir=$1
+  shift
+  cmake --build "$dir" -j"$jobs" --target hilsim "$@"
 }
 
 run_ctest() {  # run_ctest DIR [ctest options...]: fails when no test is found
@@ -45,13 +55,25 @@ default_stage() {
   run_ctest build --timeout 300
 }
 native_stage() {
-  build build-native -DCMAKE_BUILD_TYPE=Release -DHILSIM_NATIVE=ON -DHILSIM_BUILD_BENCH=OFF \
+  configure build-native -DCMAKE_BUILD_TYPE=Release -DHILSIM_NATIVE=ON -DHILSIM_BUILD_BENCH=OFF \
     -DHILSIM_REFERENCE_HILSIM="$PWD/build/hilsim"
-  run_ctest build-native --timeout 300 -L 'golden|determinism'
+  build_targets build-native hilsim_golden_e2e_tests hilsim_runtime_golden_tests \
+    hilsim_kernel_tests hilsim_conv_e2e_tests hilsim_determinism_e2e_tests
+  run_ctest build-native --timeout 300 -L 'golden|determinism' -E 'GoldenIss'
 }
 asan_stage() {
-  build build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHILSIM_SANITIZE=ON -DHILSIM_BUILD_BENCH=OFF
-  run_ctest build-asan --timeout 900
+  configure build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHILSIM_SANITIZE=ON \
+    -DHILSIM_BUILD_BENCH=OFF
+  if [ "${HILSIM_TEST_FULL:-0}" = "1" ]; then
+    cmake --build build-asan -j"$jobs"
+    run_ctest build-asan --timeout 900
+    return
+  fi
+  build_targets build-asan hilsim_loader_tests hilsim_errors_e2e_tests \
+    hilsim_malformed_ops_e2e_tests hilsim_corpus_e2e_tests hilsim_fuzz_regression_tests \
+    hilsim_fault_e2e_tests hilsim_iss_report_e2e_tests
+  run_ctest build-asan --timeout 900 \
+    -R '^(Bad[A-Za-z]*|Corpus|FuzzRegressions|MalformedOps|ModelLoader|FaultRuns|Faults/FaultInjection|IssReport)\.'
 }
 fuzz_stage() {
   HILSIM_SHARED_DIR="$shared" FUZZ_SECONDS=${HILSIM_FUZZ_SECONDS:-60} ./scripts/fuzz.sh
@@ -60,6 +82,6 @@ fuzz_stage() {
 stage "default build: every test" default_stage
 if [ "${HILSIM_TEST_QUICK:-0}" = "1" ]; then exit 0; fi
 stage "-O3 -march=native build: bit-exactness and determinism tests" native_stage
-stage "ASan + UBSan build: every test" asan_stage
+stage "ASan + UBSan build: bad inputs, faults, the ISS report" asan_stage
 stage "fuzzing: model loader, chunk-plan reader, config loader" fuzz_stage
 echo "all tests passed"
