@@ -11,7 +11,14 @@
 namespace hilsim::firmware {
 namespace {
 
-iss::CpuOptions cpuOptions(const HostMcuOptions& o) {
+uint32_t pageRound(size_t bytes) {
+  const size_t page = iss::Cpu::kPageBytes;
+  return static_cast<uint32_t>((bytes + page - 1) / page * page);
+}
+
+}  // namespace
+
+iss::CpuOptions hostCpuOptions(const HostMcuOptions& o) {
   const std::optional<iss::Core> core = iss::coreForPreset(o.preset);
   if (!core) throw ConfigError("cpu.preset '" + o.preset + "' has no instruction-set simulator");
   iss::CpuOptions c;
@@ -21,15 +28,8 @@ iss::CpuOptions cpuOptions(const HostMcuOptions& o) {
   return c;
 }
 
-uint32_t pageRound(size_t bytes) {
-  const size_t page = iss::Cpu::kPageBytes;
-  return static_cast<uint32_t>((bytes + page - 1) / page * page);
-}
-
-}  // namespace
-
 HostMcu::HostMcu(const HostMcuOptions& options, rt::HostClock& clock)
-    : cpu_(std::make_unique<iss::Cpu>(cpuOptions(options))),
+    : cpu_(std::make_unique<iss::Cpu>(hostCpuOptions(options))),
       image_(iss::ElfImage::fromFile(imagePath(options.preset))),
       clock_(clock) {
   cpu_->loadElf(image_);

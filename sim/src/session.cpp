@@ -6,6 +6,7 @@
 #include "hilsim/base/log.h"
 #include "hilsim/config/derived.h"
 #include "hilsim/errors.h"
+#include "hilsim/firmware/driver_timing.h"
 #include "hilsim/model/host_firmware.h"
 #include "hilsim/rt/kernels/conv_accel.h"
 
@@ -101,7 +102,7 @@ void runSession(const config::HardwareConfig& config, Mode mode, model::Tracer* 
     drv::Driver driver(p.host(), driverOptions(config));
     if (driver.open() != drv::Status::kOk)
       throw SimulationError("driver cannot open the accelerator: " + driver.lastError());
-    rt::AccelContext accel(driver, config::accelGeometry(config), config::platformTiming(config),
+    rt::AccelContext accel(driver, config::accelGeometry(config), firmware::plannerTiming(config),
                            config::costModel(config), offloadMode(mode));
     accel.setTransactionDescriber([&p] { return p.jobFailureTransaction().describe(); });
     rt::OpResolver resolver = rt::referenceOpResolver();

@@ -12,16 +12,17 @@ namespace {
 
 class IssReport : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    dir_ = new std::string(makeTempDir("iss-report"));
+  // Each test has its own directory: ctest runs the tests as parallel processes.
+  void SetUp() override {
+    const ::testing::TestInfo* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    dir_ = makeTempDir(std::string("iss-report-") + info->name());
     ASSERT_EQ(runHilsim({"gen-model", "--layers", "256,128,96,32", "--out", model()}).exit_code, 0);
   }
-  static std::string model() { return *dir_ + "/mlp.tflite"; }
+  std::string model() const { return dir_ + "/mlp.tflite"; }
 
   // Runs the MLP on cortex-m4f and returns the report.
-  static YAML::Node run(const std::string& name, const std::string& mode,
-                        std::vector<std::string> sets) {
-    const std::string report = *dir_ + "/" + name + ".json";
+  YAML::Node run(const std::string& name, const std::string& mode, std::vector<std::string> sets) {
+    const std::string report = dir_ + "/" + name + ".json";
     std::vector<std::string> args = {
         "run",     "--model",  model(), "--mode", mode,
         "--quiet", "--report", report,  "--set",  "cpu.preset=cortex-m4f"};
@@ -41,10 +42,8 @@ class IssReport : public ::testing::Test {
     return out;
   }
 
-  static std::string* dir_;
+  std::string dir_;
 };
-
-std::string* IssReport::dir_ = nullptr;
 
 TEST_F(IssReport, OffloadedLayersCarryTheDriversExecutedCode) {
   const YAML::Node r = run("accel", "accel", {});
@@ -79,6 +78,27 @@ TEST_F(IssReport, TheCostModelSaysSo) {
     EXPECT_EQ(l["ref_cycles_source"].as<std::string>(), "cost");
     if (l["path"].as<std::string>() == "accel")
       EXPECT_TRUE(l["accel"]["driver_instructions"].IsNull());
+  }
+}
+
+// The planner's prediction under iss takes the driver's cost from its firmware (executed once on
+// the ISS): with the weights in place (second invocation) it matches the simulated layer.
+TEST_F(IssReport, PredictionIncludesTheFirmwareDriver) {
+  for (const char* preset : {"cortex-m4f", "rv32im"}) {
+    const std::string report = dir_ + "/predict2-" + preset + ".json";
+    const RunOutcome out =
+        runHilsim({"run", "--model", model(), "--mode", "accel", "--quiet", "--invocations", "2",
+                   "--report", report, "--set", std::string("cpu.preset=") + preset});
+    ASSERT_EQ(out.exit_code, 0) << out.err;
+    size_t checked = 0;
+    for (const YAML::Node& l : accelLayers(YAML::LoadFile(report))) {
+      if (l["invocation"].as<int>() != 1) continue;
+      const double cycles = l["cycles"].as<double>();
+      const double predicted = l["accel"]["predicted_cycles"].as<double>();
+      EXPECT_NEAR(predicted, cycles, 0.03 * cycles) << preset << " layer " << l["index"];
+      ++checked;
+    }
+    EXPECT_EQ(checked, 3u) << preset;
   }
 }
 

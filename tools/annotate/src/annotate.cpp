@@ -6,6 +6,7 @@
 
 #include "hilsim/config/derived.h"
 #include "hilsim/errors.h"
+#include "hilsim/firmware/driver_timing.h"
 #include "hilsim/rt/interpreter.h"
 #include "hilsim/rt/kernels/conv_layer.h"
 #include "hilsim/rt/kernels/fully_connected_common.h"
@@ -106,7 +107,7 @@ void removeAnnotations(tflite::ModelT& m, bool refuse_foreign) {
 AnnotateResult annotateModel(const rt::Model& model, const config::HardwareConfig& config,
                              Carrier carrier, Policy policy) {
   const plan::Hardware hw = config::accelGeometry(config);
-  const timing::PlatformTiming timing = config::platformTiming(config);
+  const timing::PlatformTiming timing = firmware::plannerTiming(config);
   const timing::CpuCostModel cpu = config::costModel(config);
   // The interpreter's node view gives each operator its tensors; nothing is allocated.
   rt::Model working = rt::Model::fromBytes(model.bytes(), model.label());

@@ -8,6 +8,7 @@
 
 #include "hilsim/config/derived.h"
 #include "hilsim/errors.h"
+#include "hilsim/firmware/driver_timing.h"
 #include "hilsim/modelgen/conv_gen.h"
 #include "hilsim/modelgen/model_gen.h"
 #include "hilsim/plot/svg_plot.h"
@@ -66,7 +67,7 @@ std::vector<uint8_t> memberModel(const ShapeFamily& f, uint32_t n) {
 // The planner's prediction for member n; 0 if it does not fit.
 uint64_t predictMember(const config::HardwareConfig& config, const ShapeFamily& f, uint32_t n) {
   const rt::plan::Hardware hw = config::accelGeometry(config);
-  const timing::PlatformTiming t = config::platformTiming(config);
+  const timing::PlatformTiming t = firmware::plannerTiming(config);
   try {
     const rt::plan::Plan plan = f.conv ? rt::plan::makeConvPlan(hw, convMember(f, n), t)
                                        : rt::plan::makePlan(hw, {f.rows, kOf(f, n), n});
@@ -180,7 +181,7 @@ std::vector<FamilyResult> runCrossover(const config::HardwareConfig& config,
       for (const auto& [n, p] : by_n) fr.points.push_back(p);
       if (win) fr.break_even_macs = by_n[*win].macs;
       const rt::plan::Hardware hw = config::accelGeometry(config);
-      const timing::PlatformTiming timing = config::platformTiming(config);
+      const timing::PlatformTiming timing = firmware::plannerTiming(config);
       fr.predicted_break_even = f.conv ? rt::plan::convBreakEvenMacs(convMember(f, 64), hw, timing,
                                                                      config::costModel(config))
                                        : rt::plan::breakEvenMacs({f.rows, kOf(f, 64), 64}, hw,
