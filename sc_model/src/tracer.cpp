@@ -44,11 +44,14 @@ std::string valueText(const Tracer::SignalInfo& s, bool known, uint64_t value,
 Tracer::Signal Tracer::add(const std::string& scope, const std::string& name, uint32_t width_bits,
                            std::optional<uint64_t> initial) {
   signals_.push_back({scope, name, width_bits, initial});
+  if (sink_) sink_->onAdd(signals_.back());
   return static_cast<Signal>(signals_.size() - 1);
 }
 
 void Tracer::set(Signal signal, std::optional<uint64_t> value, const sc_core::sc_time& t) {
-  changes_.push_back({t.value(), changes_.size(), signal, value.has_value(), value.value_or(0)});
+  if (sink_) sink_->onChange(signal, signals_[signal], value, t);
+  if (keep_changes_)
+    changes_.push_back({t.value(), changes_.size(), signal, value.has_value(), value.value_or(0)});
 }
 
 void Tracer::setWindow(sc_core::sc_time from, sc_core::sc_time to) {
@@ -216,11 +219,11 @@ void Tracer::writeScopes(std::ostream& out) const {
     at->signals.push_back(i);
   }
   std::function<void(const std::string&, const Scope&)> emit = [&](const std::string& name,
-                                                                    const Scope& scope) {
+                                                                   const Scope& scope) {
     out << "$scope module " << name << " $end\n";
     for (size_t i : scope.signals)
-      out << "$var " << (signals_[i].width == 1 ? "wire" : "reg") << " " << signals_[i].width
-          << " " << identifier(static_cast<uint32_t>(i)) << " " << signals_[i].name << " $end\n";
+      out << "$var " << (signals_[i].width == 1 ? "wire" : "reg") << " " << signals_[i].width << " "
+          << identifier(static_cast<uint32_t>(i)) << " " << signals_[i].name << " $end\n";
     for (const std::string& child : scope.order) emit(child, scope.children.at(child));
     out << "$upscope $end\n";
   };

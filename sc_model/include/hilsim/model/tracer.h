@@ -13,9 +13,16 @@
 
 namespace hilsim::model {
 
+class TraceSink;
+
 class Tracer {
  public:
   using Signal = uint32_t;
+
+  // `keep_changes` false: changes go only to the sink (no VCD is written, memory stays bounded).
+  explicit Tracer(bool keep_changes = true) : keep_changes_(keep_changes) {}
+  // Every recorded change is also passed to `sink` as it is recorded (not owned; may be null).
+  void setSink(TraceSink* sink) { sink_ = sink; }
 
   // Declares a signal before simulation starts; `scope` is dotted ("core0", "dma.ch1").
   Signal add(const std::string& scope, const std::string& name, uint32_t width_bits,
@@ -62,6 +69,19 @@ class Tracer {
   std::vector<std::string> comments_;
   std::vector<Change> changes_;
   std::optional<std::pair<uint64_t, uint64_t>> window_ps_;
+  bool keep_changes_;
+  TraceSink* sink_ = nullptr;
+};
+
+// Receives the changes a Tracer records, in the order they are recorded (per signal in time
+// order; across signals slightly out of order, as Tracer's header says).
+class TraceSink {
+ public:
+  virtual ~TraceSink() = default;
+  // A signal declared after the sink was set.
+  virtual void onAdd(const Tracer::SignalInfo& /*info*/) {}
+  virtual void onChange(Tracer::Signal signal, const Tracer::SignalInfo& info,
+                        std::optional<uint64_t> value, const sc_core::sc_time& t) = 0;
 };
 
 }  // namespace hilsim::model
