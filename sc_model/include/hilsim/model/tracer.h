@@ -5,6 +5,7 @@
 // ahead of global time within its quantum) and are sorted when the file is written.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -41,8 +42,10 @@ class Tracer {
   // Writes the VCD to `path` (atomically: temporary file, then rename). Throws InputError.
   void write(const std::string& path, const std::string& version) const;
   // Writes a GTKWave save file for the trace written to `vcd_path` (traces/README.md "GTKWave"):
-  // the trace referenced by its file name, the signals grouped by scope, multi-bit signals in
-  // decimal. Atomic like write(). Throws InputError.
+  // the trace referenced by its file name, the view zoomed to the whole trace (or its window),
+  // the signals grouped by scope, multi-bit signals in decimal, enumerations (cpu.state, the
+  // cores' phase, bus.owner) named through translate filter files written beside it
+  // (t.gtkw -> t.cpu_state.filter, ...). Atomic like write(). Throws InputError.
   void writeGtkw(const std::string& gtkw_path, const std::string& vcd_path) const;
 
   size_t changes() const { return changes_.size(); }
@@ -57,6 +60,18 @@ class Tracer {
 
  private:
   void writeScopes(std::ostream& out) const;
+
+  struct GtkwFilter {
+    int index;         // GTKWave's filter number, from 1
+    std::string path;  // absolute
+    std::string text;  // "value name" lines
+    std::function<bool(const SignalInfo&)> applies;
+  };
+  std::vector<GtkwFilter> gtkwFilters(const std::string& gtkw_path) const;
+  // The time the trace covers, in ps: its window, or 0 to the last change.
+  std::pair<uint64_t, uint64_t> timeRange() const;
+  // Writes `text` to `path` through a temporary file; throws InputError naming `what`.
+  static void writeText(const std::string& path, const std::string& text, const std::string& what);
 
   struct Change {
     uint64_t time_ps;
