@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <functional>
 #include <map>
@@ -44,11 +46,14 @@ std::string valueText(const Tracer::SignalInfo& s, bool known, uint64_t value,
 Tracer::Signal Tracer::add(const std::string& scope, const std::string& name, uint32_t width_bits,
                            std::optional<uint64_t> initial) {
   signals_.push_back({scope, name, width_bits, initial});
+  if (sink_) sink_->onAdd(signals_.back());
   return static_cast<Signal>(signals_.size() - 1);
 }
 
 void Tracer::set(Signal signal, std::optional<uint64_t> value, const sc_core::sc_time& t) {
-  changes_.push_back({t.value(), changes_.size(), signal, value.has_value(), value.value_or(0)});
+  if (sink_) sink_->onChange(signal, signals_[signal], value, t);
+  if (keep_changes_)
+    changes_.push_back({t.value(), changes_.size(), signal, value.has_value(), value.value_or(0)});
 }
 
 void Tracer::setWindow(sc_core::sc_time from, sc_core::sc_time to) {
@@ -124,6 +129,8 @@ void Tracer::writeGtkw(const std::string& gtkw_path, const std::string& vcd_path
   constexpr const char* kDecimal = "@24";
   constexpr const char* kGroupBegin = "@800200";
   constexpr const char* kGroupEnd = "@1000200";
+  // Decimal values shown through a translate filter file (TR_FTRANSLATED).
+  constexpr const char* kTranslated = "@2024";
 
   // Groups in display order: the host view (layer, CPU state, interrupt), the cores, the DMA
   // channels, the DMA engine, the bus, anything else.
@@ -158,12 +165,36 @@ void Tracer::writeGtkw(const std::string& gtkw_path, const std::string& vcd_path
     return slash == std::string::npos ? path : path.substr(slash + 1);
   };
   const std::string vcd_name = fileName(vcd_path);
+
+  // Enumerations get a translate filter file beside the save file ("value name" lines matching
+  // the decimal text GTKWave shows). GTKWave opens a filter by the path in the save file, so it is
+  // absolute.
+  const std::vector<GtkwFilter> filters = gtkwFilters(gtkw_path);
+  auto filterOf = [&](const SignalInfo& s) -> const GtkwFilter* {
+    for (const GtkwFilter& f : filters)
+      if (f.applies(s)) return &f;
+    return nullptr;
+  };
+
+  // Zoomed to show the whole trace (or its window) across a wave pane of about kPanePixels:
+  // GTKWave draws 2^-zoom time units (ps) per pixel. Named markers A and B mark its ends.
+  constexpr double kPanePixels = 1000;
+  const auto [start_ps, end_ps] = timeRange();
+  const double zoom =
+      -std::log2(std::max(1.0, static_cast<double>(end_ps - start_ps)) / kPanePixels);
   std::ostringstream out;
   out << "[*] GTKWave save file of the hilsim trace " << vcd_name << "\n"
       << "[dumpfile] \"" << vcd_name << "\"\n"
       << "[savefile] \"" << fileName(gtkw_path) << "\"\n"
-      << "[timestart] " << (window_ps_ ? window_ps_->first : 0) << "\n"
-      << "[sst_expanded] 1\n"
+      << "[timestart] " << start_ps << "\n"
+      << "[size] 1400 800\n"
+      << "[signals_width] 320\n"
+      << "[sst_expanded] 1\n";
+  char zoom_text[32];
+  std::snprintf(zoom_text, sizeof zoom_text, "%f", zoom);
+  out << "*" << zoom_text << " -1 " << start_ps << " " << end_ps;
+  for (int i = 2; i < 26; ++i) out << " -1";
+  out << "\n"
       << "[treeopen] hilsim.\n";
   std::string flags;
   auto setFlags = [&](const char* f) {
@@ -175,7 +206,9 @@ void Tracer::writeGtkw(const std::string& gtkw_path, const std::string& vcd_path
     out << "-" << group << "\n";
     for (size_t i : members[group]) {
       const SignalInfo& s = signals_[i];
-      setFlags(s.width == 1 ? kBinary : kDecimal);
+      const GtkwFilter* filter = filterOf(s);
+      setFlags(s.width == 1 ? kBinary : filter ? kTranslated : kDecimal);
+      if (filter) out << "^" << filter->index << " " << filter->path << "\n";
       // GTKWave names a vector declared without a bit select by its name and "[msb:0]".
       out << "hilsim." << (s.scope.empty() ? "" : s.scope + ".") << s.name
           << (s.width == 1 ? "" : "[" + std::to_string(s.width - 1) + ":0]") << "\n";
@@ -184,13 +217,61 @@ void Tracer::writeGtkw(const std::string& gtkw_path, const std::string& vcd_path
     out << "-" << group << "\n";
   }
 
-  const std::string tmp = gtkw_path + ".tmp." + std::to_string(::getpid());
+  for (const GtkwFilter& f : filters) writeText(f.path, f.text, "GTKWave filter file");
+  writeText(gtkw_path, out.str(), "GTKWave save file");
+}
+
+std::vector<Tracer::GtkwFilter> Tracer::gtkwFilters(const std::string& gtkw_path) const {
+  const std::string ext = ".gtkw";
+  std::string stem = gtkw_path;
+  if (stem.size() > ext.size() && stem.compare(stem.size() - ext.size(), ext.size(), ext) == 0)
+    stem.resize(stem.size() - ext.size());
+  std::error_code ec;
+  const std::filesystem::path absolute = std::filesystem::absolute(stem, ec);
+  if (!ec) stem = absolute.lexically_normal().string();
+
+  // Bus ports 0..C-1 are the DMA channels, port C the host CPU.
+  uint32_t channels = 0;
+  for (const SignalInfo& s : signals_)
+    if (s.scope.rfind("dma.ch", 0) == 0 && s.name == "busy") ++channels;
+  std::string ports;
+  for (uint32_t c = 0; c < channels; ++c)
+    ports += std::to_string(c) + " dma.ch" + std::to_string(c) + "\n";
+  ports += std::to_string(channels) + " cpu\n";
+
+  std::vector<GtkwFilter> filters;
+  auto add = [&](const char* suffix, std::string text, std::function<bool(const SignalInfo&)> f) {
+    for (const SignalInfo& s : signals_)
+      if (f(s)) {
+        filters.push_back({static_cast<int>(filters.size()) + 1, stem + suffix,
+                           "# hilsim: " + std::string(suffix + 1) + "\n" + std::move(text), f});
+        return;
+      }
+  };
+  add(".cpu_state.filter", "0 idle\n1 kernel\n2 driver\n",
+      [](const SignalInfo& s) { return s.scope == "cpu" && s.name == "state"; });
+  add(".core_phase.filter", "0 idle\n1 startup\n2 load\n3 compute\n4 store\n",
+      [](const SignalInfo& s) { return s.scope.rfind("core", 0) == 0 && s.name == "phase"; });
+  add(".bus_owner.filter", ports,
+      [](const SignalInfo& s) { return s.scope == "bus" && s.name == "owner"; });
+  return filters;
+}
+
+std::pair<uint64_t, uint64_t> Tracer::timeRange() const {
+  if (window_ps_) return *window_ps_;
+  uint64_t end = 0;
+  for (const Change& c : changes_) end = std::max(end, c.time_ps);
+  return {0, end};
+}
+
+void Tracer::writeText(const std::string& path, const std::string& text, const std::string& what) {
+  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
   std::ofstream file(tmp, std::ios::binary);
-  file << out.str();
+  file << text;
   file.close();
-  if (!file || std::rename(tmp.c_str(), gtkw_path.c_str()) != 0) {
+  if (!file || std::rename(tmp.c_str(), path.c_str()) != 0) {
     std::remove(tmp.c_str());
-    throw InputError("cannot write GTKWave save file '" + gtkw_path + "'");
+    throw InputError("cannot write " + what + " '" + path + "'");
   }
 }
 
@@ -216,11 +297,11 @@ void Tracer::writeScopes(std::ostream& out) const {
     at->signals.push_back(i);
   }
   std::function<void(const std::string&, const Scope&)> emit = [&](const std::string& name,
-                                                                    const Scope& scope) {
+                                                                   const Scope& scope) {
     out << "$scope module " << name << " $end\n";
     for (size_t i : scope.signals)
-      out << "$var " << (signals_[i].width == 1 ? "wire" : "reg") << " " << signals_[i].width
-          << " " << identifier(static_cast<uint32_t>(i)) << " " << signals_[i].name << " $end\n";
+      out << "$var " << (signals_[i].width == 1 ? "wire" : "reg") << " " << signals_[i].width << " "
+          << identifier(static_cast<uint32_t>(i)) << " " << signals_[i].name << " $end\n";
     for (const std::string& child : scope.order) emit(child, scope.children.at(child));
     out << "$upscope $end\n";
   };

@@ -8,6 +8,7 @@
 #include "hilsim/base/sha256.h"
 #include "hilsim/config/derived.h"
 #include "hilsim/errors.h"
+#include "hilsim/model/timeline.h"
 #include "hilsim/rt/interpreter.h"
 
 namespace hilsim::sim {
@@ -73,23 +74,32 @@ void runFrames(rt::Interpreter& interp, const RunSpec& spec, RunResult* result) 
   result->report.arena_bytes = interp.arenaPlan().total_bytes;
 }
 
-// Forwards layer records to the collector and marks the current layer in the trace.
+// Forwards layer records to the collector, marks the current layer in the trace and puts each
+// layer's span on the timeline.
 class TracingProfiler final : public rt::Profiler {
  public:
-  TracingProfiler(report::LayerCollector& collector, model::HostCpu& host)
-      : collector_(collector), host_(host) {}
+  TracingProfiler(report::LayerCollector& collector, model::HostCpu& host,
+                  model::Timeline* timeline, sc_core::sc_time cpu_period)
+      : collector_(collector), host_(host), timeline_(timeline), cpu_period_(cpu_period) {}
   void beginLayer(uint32_t invocation, int node) override {
     if (invocation != invocation_) host_.traceInvocation(invocation_ = invocation);
     host_.traceLayer(node);
   }
   void endLayer(const rt::LayerRecord& record) override {
     host_.traceLayer(std::nullopt);
+    if (timeline_)
+      timeline_->layer(record.invocation, record.index, record.name, rt::opName(record.op),
+                       rt::pathName(record.path),
+                       cpu_period_ * static_cast<double>(record.start_cycle),
+                       cpu_period_ * static_cast<double>(record.start_cycle + record.cycles));
     collector_.endLayer(record);
   }
 
  private:
   report::LayerCollector& collector_;
   model::HostCpu& host_;
+  model::Timeline* timeline_;
+  sc_core::sc_time cpu_period_;
   uint32_t invocation_ = UINT32_MAX;
 };
 
@@ -140,9 +150,11 @@ std::string summarizeFailures(const std::vector<rt::JobFailure>& failures,
          (later == 1 ? "" : "s") + " completed";
 }
 
-// Bounds the trace to the first invocation's layers `range`.
-void setTraceWindow(model::Tracer& tracer, const std::pair<int, int>& range, uint64_t cpu_ps,
-                    const std::vector<rt::LayerRecord>& records) {
+// The first invocation's cycles from the start of layer range.first to the end of range.second.
+// Throws UsageError naming `option` when the model has no such layers.
+std::pair<uint64_t, uint64_t> layerWindow(const std::string& option,
+                                          const std::pair<int, int>& range,
+                                          const std::vector<rt::LayerRecord>& records) {
   const auto [first, last] = range;
   std::optional<uint64_t> from, to;
   for (const rt::LayerRecord& r : records) {
@@ -151,20 +163,37 @@ void setTraceWindow(model::Tracer& tracer, const std::pair<int, int>& range, uin
     if (r.index == last) to = r.start_cycle + r.cycles;
   }
   if (!from || !to)
-    throw UsageError("--vcd-layers " + std::to_string(first) + "-" + std::to_string(last) +
+    throw UsageError(option + " " + std::to_string(first) + "-" + std::to_string(last) +
                      ": the model has no such layers");
+  return {*from, *to};
+}
+
+// Bounds the trace to the first invocation's layers `range`.
+void setTraceWindow(model::Tracer& tracer, const std::pair<int, int>& range, uint64_t cpu_ps,
+                    const std::vector<rt::LayerRecord>& records) {
+  const auto [from, to] = layerWindow("--vcd-layers", range, records);
   const sc_core::sc_time period(static_cast<double>(cpu_ps), sc_core::SC_PS);
-  tracer.setWindow(period * static_cast<double>(*from), period * static_cast<double>(*to));
+  tracer.setWindow(period * static_cast<double>(from), period * static_cast<double>(to));
 }
 
 void runOnSimulatedPlatform(rt::Model& model, const RunSpec& spec, RunResult* result,
                             report::LayerCollector& collector) {
+  // The timeline listens to the tracer's signals; without a VCD the tracer keeps none of them.
   std::unique_ptr<model::Tracer> tracer;
-  if (spec.vcd_path) tracer = std::make_unique<model::Tracer>();
+  std::unique_ptr<model::Timeline> timeline;
+  if (spec.vcd_path || spec.timeline_path)
+    tracer = std::make_unique<model::Tracer>(spec.vcd_path.has_value());
+  if (spec.timeline_path) {
+    timeline = std::make_unique<model::Timeline>(*spec.timeline_path, spec.timeline_layers);
+    tracer->setSink(timeline.get());
+  }
+  const uint64_t cpu_ps = config::platformTiming(spec.config).clocks.cpu_ps;
+  const sc_core::sc_time cpu_period(static_cast<double>(cpu_ps), sc_core::SC_PS);
   std::vector<rt::JobFailure> failures;
+  sc_core::sc_time end;
   runSession(spec.config, spec.mode, tracer.get(), [&](HostSide& side) {
     side.accel.loadMetadataPlans(model);
-    TracingProfiler profiler(collector, side.host);
+    TracingProfiler profiler(collector, side.host, timeline.get(), cpu_period);
     rt::InterpreterOptions options;
     options.clock = &side.host;
     options.profiler = &profiler;
@@ -178,12 +207,17 @@ void runOnSimulatedPlatform(rt::Model& model, const RunSpec& spec, RunResult* re
     for (const rt::JobFailure& f : failures) result->report.failures.push_back(f.describe());
     result->report.simulated_cycles = side.host.now();
     if (side.mcu) result->report.iss_instructions = side.mcu->cpu().instructions();
+    end = cpu_period * static_cast<double>(side.host.now());
   });
   if (!failures.empty()) result->failure = summarizeFailures(failures, collector.records());
-  if (tracer) {
-    if (spec.vcd_layers)
-      setTraceWindow(*tracer, *spec.vcd_layers, config::platformTiming(spec.config).clocks.cpu_ps,
-                     collector.records());
+  if (timeline) {
+    if (spec.timeline_layers)
+      layerWindow("--timeline-layers", *spec.timeline_layers, collector.records());
+    timeline->commit(std::max(end, sc_core::sc_time_stamp()));
+    tracer->setSink(nullptr);
+  }
+  if (spec.vcd_path) {
+    if (spec.vcd_layers) setTraceWindow(*tracer, *spec.vcd_layers, cpu_ps, collector.records());
     tracer->write(*spec.vcd_path, std::string("hilsim ") + HILSIM_VERSION);
     tracer->writeGtkw(gtkwPath(*spec.vcd_path), *spec.vcd_path);
   }
@@ -201,7 +235,7 @@ RunResult runModel(rt::Model& model, const RunSpec& spec) {
   report.config = spec.config;
   report::LayerCollector collector;
   const auto start = std::chrono::steady_clock::now();
-  if (spec.mode == Mode::kRef && !spec.vcd_path)
+  if (spec.mode == Mode::kRef && !spec.vcd_path && !spec.timeline_path)
     runOnCountingClock(model, spec, &result, collector);
   else
     runOnSimulatedPlatform(model, spec, &result, collector);

@@ -6,6 +6,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <set>
@@ -114,7 +115,8 @@ TEST_F(TraceStatsRun, GtkwBesideTheTraceNamesEverySignal) {
   std::vector<std::string> groups;
   std::istringstream lines(gtkw);
   for (std::string line; std::getline(lines, line);) {
-    if (line.empty() || line[0] == '[' || line[0] == '@' || line[0] == '*') continue;
+    if (line.empty() || line[0] == '[' || line[0] == '@' || line[0] == '*' || line[0] == '^')
+      continue;
     if (line[0] == '-') {
       if (groups.empty() || groups.back() != line.substr(1)) groups.push_back(line.substr(1));
       continue;
@@ -134,6 +136,85 @@ TEST_F(TraceStatsRun, GtkwBesideTheTraceNamesEverySignal) {
                                                     "core3",   "dma.ch0", "dma.ch1", "dma.ch2",
                                                     "dma.ch3", "dma",     "bus"};
   EXPECT_EQ(groups, expected_groups);
+}
+
+// The save file opens on the whole trace: starts at 0, zoomed so the trace's time range fills a
+// pane of about 1000 pixels (GTKWave draws 2^-zoom ps per pixel), named markers A and B at its
+// ends; enumerations are shown through filter files written beside it.
+TEST_F(TraceStatsRun, GtkwOpensOnTheWholeTraceWithNamedEnumerations) {
+  const std::string gtkw = slurp(dir_ + "/t.gtkw");
+  EXPECT_NE(gtkw.find("\n[timestart] 0\n"), std::string::npos) << gtkw;
+  const size_t star = gtkw.find("\n*");
+  ASSERT_NE(star, std::string::npos) << gtkw;
+  std::istringstream zoom_line(gtkw.substr(star + 2, gtkw.find('\n', star + 2) - star - 2));
+  double zoom = 0;
+  int64_t marker = 0;
+  std::vector<int64_t> named;
+  zoom_line >> zoom >> marker;
+  for (int64_t v; zoom_line >> v;) named.push_back(v);
+  ASSERT_EQ(named.size(), 26u) << gtkw;  // GTKWave's named markers A..Z
+  EXPECT_EQ(marker, -1);
+  EXPECT_EQ(named[0], 0);
+  // The trace ends at the last value change.
+  uint64_t last_change = 0;
+  std::istringstream vcd(slurp(vcd_));
+  for (std::string line; std::getline(vcd, line);)
+    if (!line.empty() && line[0] == '#') last_change = std::stoull(line.substr(1));
+  EXPECT_EQ(named[1], static_cast<int64_t>(last_change));
+  const double pixels = static_cast<double>(last_change) / std::pow(2.0, -zoom);
+  EXPECT_NEAR(pixels, 1000.0, 1.0) << "zoom " << zoom;
+
+  // Each enumeration: decimal with the translate flag (0x2000), then "^N file", then the signal.
+  std::map<std::string, std::string> filter_of;  // signal -> filter file
+  std::istringstream lines(gtkw);
+  std::string flags, filter;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.empty()) continue;
+    if (line[0] == '@') {
+      flags = line;
+    } else if (line[0] == '^') {
+      filter = line.substr(line.find(' ') + 1);
+    } else if (line.rfind("hilsim.", 0) == 0) {
+      if (!filter.empty()) {
+        EXPECT_EQ(flags, "@2024") << line;
+        filter_of[line] = filter;
+      }
+      filter.clear();
+    }
+  }
+  const std::string state = filter_of["hilsim.cpu.state[1:0]"];
+  ASSERT_FALSE(state.empty()) << gtkw;
+  EXPECT_EQ(state, dir_ + "/t.cpu_state.filter");
+  EXPECT_NE(slurp(state).find("\n1 kernel\n2 driver\n"), std::string::npos);
+  for (int c = 0; c < 4; ++c) {
+    const std::string phase = filter_of["hilsim.core" + std::to_string(c) + ".phase[2:0]"];
+    EXPECT_EQ(phase, dir_ + "/t.core_phase.filter") << c;
+  }
+  EXPECT_NE(slurp(dir_ + "/t.core_phase.filter").find("\n3 compute\n4 store\n"), std::string::npos);
+  EXPECT_EQ(filter_of["hilsim.bus.owner[7:0]"], dir_ + "/t.bus_owner.filter");
+  EXPECT_NE(slurp(dir_ + "/t.bus_owner.filter").find("\n3 dma.ch3\n4 cpu\n"), std::string::npos);
+  EXPECT_EQ(filter_of.size(), 6u);  // cpu.state, four phases, bus.owner
+}
+
+// With --vcd-layers the view starts and zooms on the window.
+TEST_F(TraceStatsRun, GtkwOfAWindowStartsThere) {
+  expectOk(runHilsim({"run", "--model", dir_ + "/m.tflite", "--config",
+                      std::string(HILSIM_SOURCE_DIR) + "/configs/m4.yaml", "--mode", "accel",
+                      "--vcd", dir_ + "/w.vcd", "--vcd-layers", "1-1", "--quiet"}));
+  const std::string gtkw = slurp(dir_ + "/w.gtkw");
+  const size_t at = gtkw.find("[timestart] ");
+  ASSERT_NE(at, std::string::npos);
+  const uint64_t start = std::stoull(gtkw.substr(at + 12));
+  EXPECT_GT(start, 0u);
+  const size_t star = gtkw.find("\n*");
+  ASSERT_NE(star, std::string::npos);
+  std::istringstream zoom_line(gtkw.substr(star + 2));
+  double zoom = 0;
+  int64_t marker = 0, a = 0, b = 0;
+  zoom_line >> zoom >> marker >> a >> b;
+  EXPECT_EQ(a, static_cast<int64_t>(start));
+  EXPECT_GT(b, a);
+  EXPECT_NEAR(static_cast<double>(b - a) / std::pow(2.0, -zoom), 1000.0, 1.0);
 }
 
 TEST_F(TraceStatsRun, BadInputsExitTwoNamingFileAndLine) {

@@ -22,18 +22,18 @@ modelgen::MlpSpec demoSpec() {
   return spec;
 }
 
-// Parses "A-B" (or "A") for --vcd-layers.
-std::pair<int, int> parseLayerRange(const std::string& text) {
+// Parses "A-B" (or "A") for `option` (--vcd-layers, --timeline-layers).
+std::pair<int, int> parseLayerRange(const std::string& option, const std::string& text) {
   const size_t dash = text.find('-');
   const std::string a = text.substr(0, dash);
   const std::string b = dash == std::string::npos ? a : text.substr(dash + 1);
   auto number = [&](const std::string& s) {
     if (s.empty() || s.size() > 6 || s.find_first_not_of("0123456789") != std::string::npos)
-      throw UsageError("--vcd-layers: '" + text + "' is not a layer range like 2-5");
+      throw UsageError(option + ": '" + text + "' is not a layer range like 2-5");
     return std::stoi(s);
   };
   const int first = number(a), last = number(b);
-  if (first > last) throw UsageError("--vcd-layers: '" + text + "' ends before it starts");
+  if (first > last) throw UsageError(option + ": '" + text + "' ends before it starts");
   return {first, last};
 }
 
@@ -41,7 +41,7 @@ std::pair<int, int> parseLayerRange(const std::string& text) {
 
 int runCommand(int argc, char** argv, int first) {
   std::optional<std::string> model_path, config_path, input, output, report_path, csv, vcd,
-      vcd_layers;
+      vcd_layers, timeline, timeline_layers;
   std::vector<std::string> sets;
   std::string mode = "auto", seed = "1", invocations;
   bool quiet = false;
@@ -60,6 +60,10 @@ int runCommand(int argc, char** argv, int first) {
   args.option("--csv", &csv, "layers.csv", "write the per-layer report as CSV");
   args.option("--vcd", &vcd, "t.vcd", "write a VCD trace of the simulation");
   args.option("--vcd-layers", &vcd_layers, "A-B", "trace only layers A to B");
+  args.option("--timeline", &timeline, "t.json",
+              "write a Chrome trace-event / Perfetto timeline of the simulation");
+  args.option("--timeline-layers", &timeline_layers, "A-B",
+              "put only layers A to B on the timeline");
   args.option("--seed", &seed, "S", "seed of the pseudo-random inputs (default 1)");
   args.option("--invocations", &invocations, "N",
               "invocations with pseudo-random inputs (default 1; not with --input)");
@@ -80,7 +84,14 @@ int runCommand(int argc, char** argv, int first) {
     checkWritable(*vcd, "--vcd");
     spec.vcd_path = vcd;
   }
-  if (vcd_layers) spec.vcd_layers = parseLayerRange(*vcd_layers);
+  if (vcd_layers) spec.vcd_layers = parseLayerRange("--vcd-layers", *vcd_layers);
+  if (timeline_layers && !timeline) throw UsageError("--timeline-layers needs --timeline");
+  if (timeline) {
+    checkWritable(*timeline, "--timeline");
+    spec.timeline_path = timeline;
+  }
+  if (timeline_layers)
+    spec.timeline_layers = parseLayerRange("--timeline-layers", *timeline_layers);
   for (const auto& path : {output, report_path, csv})
     if (path) checkWritable(*path, "output");
 

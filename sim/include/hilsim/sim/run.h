@@ -23,6 +23,9 @@ struct RunSpec {
   uint64_t seed = 1;
   std::optional<std::string> vcd_path;            // write a VCD trace here
   std::optional<std::pair<int, int>> vcd_layers;  // bound the trace to layers A..B
+  // Write a Chrome trace-event / Perfetto timeline here, bounded to layers A..B when given.
+  std::optional<std::string> timeline_path;
+  std::optional<std::pair<int, int>> timeline_layers;
 };
 
 struct RunResult {

@@ -1,0 +1,188 @@
+// `hilsim run --timeline`: the Chrome trace-event / Perfetto timeline of a small MLP parses as
+// JSON, has a track for the CPU, the DMA channels, the bus and every core, nests each core's jobs
+// inside the CPU span of their layer, and --timeline-layers bounds it.
+
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "files.h"
+#include "runner.h"
+
+namespace hilsim::test {
+namespace {
+
+void expectOk(const RunOutcome& r) {
+  ASSERT_FALSE(r.timed_out) << r.command;
+  ASSERT_EQ(r.exit_code, 0) << r.command << "\n" << r.err;
+}
+
+struct Span {
+  int pid = 0;
+  int tid = 0;
+  std::string name;
+  double ts = 0;
+  double dur = 0;
+  YAML::Node args;
+};
+
+struct Timeline {
+  std::map<int, std::string> processes;                // pid -> name
+  std::map<std::pair<int, int>, std::string> threads;  // (pid, tid) -> name
+  std::vector<Span> spans;                             // in file order
+};
+
+Timeline load(const std::string& path) {
+  const YAML::Node doc = YAML::LoadFile(path);  // JSON is YAML's flow syntax
+  Timeline t;
+  const YAML::Node events = doc["traceEvents"];
+  EXPECT_TRUE(events.IsSequence());
+  for (const YAML::Node& e : events) {
+    const std::string ph = e["ph"].as<std::string>();
+    const int pid = e["pid"].as<int>();
+    const int tid = e["tid"].as<int>();
+    if (ph == "M") {
+      const std::string what = e["name"].as<std::string>();
+      if (what == "process_name") t.processes[pid] = e["args"]["name"].as<std::string>();
+      if (what == "thread_name") t.threads[{pid, tid}] = e["args"]["name"].as<std::string>();
+      continue;
+    }
+    EXPECT_EQ(ph, "X");
+    t.spans.push_back({pid, tid, e["name"].as<std::string>(), e["ts"].as<double>(),
+                       e["dur"].as<double>(), e["args"]});
+  }
+  return t;
+}
+
+class TimelineRun : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    expectOk(runHilsim({"gen-model", "--layers", "64,32,10", "--out", model_}));
+  }
+  // Runs two invocations offloaded with a timeline (and `extra` options); returns the report.
+  YAML::Node run(const std::vector<std::string>& extra = {}) {
+    std::vector<std::string> args = {
+        "run", "--model",    model_, "--mode",   "accel",          "--invocations",
+        "2",   "--timeline", json_,  "--report", dir_ + "/r.json", "--quiet"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    const RunOutcome r = runHilsim(args);
+    EXPECT_EQ(r.exit_code, 0) << r.command << "\n" << r.err;
+    return YAML::LoadFile(dir_ + "/r.json");
+  }
+
+  std::string dir_ = makeTempDir(std::string("timeline-") +
+                                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  std::string model_ = dir_ + "/m.tflite";
+  std::string json_ = dir_ + "/t.json";
+};
+
+TEST_F(TimelineRun, TracksSpansAndNesting) {
+  const YAML::Node report = run();
+  const int cores = report["config"]["accel"]["num_cores"].as<int>();
+  ASSERT_GE(cores, 1);
+  const Timeline t = load(json_);
+
+  std::set<std::string> processes;
+  for (const auto& [pid, name] : t.processes) processes.insert(name);
+  EXPECT_TRUE(processes.count("cpu"));
+  EXPECT_TRUE(processes.count("dma"));
+  EXPECT_TRUE(processes.count("bus"));
+  for (int c = 0; c < cores; ++c) EXPECT_TRUE(processes.count("core" + std::to_string(c))) << c;
+
+  // The CPU's layer spans: (invocation, layer) -> [begin, end].
+  std::map<std::pair<int, int>, std::pair<double, double>> layers;
+  std::map<std::pair<int, int>, std::vector<const Span*>> tracks;
+  for (const Span& s : t.spans) {
+    EXPECT_GE(s.dur, 0) << s.name;
+    EXPECT_TRUE(t.threads.count({s.pid, s.tid})) << "unnamed track " << s.pid << "/" << s.tid;
+    tracks[{s.pid, s.tid}].push_back(&s);
+    if (t.processes.at(s.pid) == "cpu" && s.args["op"]) {
+      EXPECT_EQ(s.args["op"].as<std::string>(), "FULLY_CONNECTED");
+      EXPECT_EQ(s.args["path"].as<std::string>(), "accel");
+      layers[{s.args["invocation"].as<int>(), s.args["layer"].as<int>()}] = {s.ts, s.ts + s.dur};
+    }
+  }
+  ASSERT_EQ(layers.size(), report["layers"].size());
+
+  // Every core job lies inside the CPU span of a layer, the one its args name; core 0 runs one
+  // job per offloaded layer, the others at most that (a small layer leaves cores idle).
+  constexpr double kSlack = 1e-6;  // microseconds: printing rounds to the picosecond
+  for (int c = 0; c < cores; ++c) {
+    int jobs = 0;
+    for (const Span& s : t.spans) {
+      if (t.processes.at(s.pid) != "core" + std::to_string(c) || s.name != "job") continue;
+      ++jobs;
+      EXPECT_GE(s.args["tiles"].as<int>(), 1);
+      const int layer = s.args["layer"].as<int>();
+      bool inside = false;
+      for (const auto& [key, window] : layers)
+        if (key.second == layer && s.ts >= window.first - kSlack &&
+            s.ts + s.dur <= window.second + kSlack)
+          inside = true;
+      EXPECT_TRUE(inside) << "core" << c << " job at " << s.ts << " of layer " << layer;
+    }
+    if (c == 0)
+      EXPECT_EQ(jobs, static_cast<int>(layers.size()));
+    else
+      EXPECT_LE(jobs, static_cast<int>(layers.size())) << "core" << c;
+  }
+
+  // Per track, spans that do not enclose others (all but layers and core jobs) come in time
+  // order without overlapping; so do the enclosing ones among themselves.
+  for (const auto& [key, spans] : tracks) {
+    std::map<bool, double> end;
+    for (const Span* s : spans) {
+      const bool enclosing = s->name == "job" || s->args["op"];
+      if (end.count(enclosing))
+        EXPECT_GE(s->ts, end[enclosing] - kSlack)
+            << t.threads.at(key) << " " << s->name << " at " << s->ts;
+      end[enclosing] = s->ts + s->dur;
+    }
+  }
+
+  // DMA transfers carry their size; the bus shows transfers.
+  int transfers = 0;
+  for (const Span& s : t.spans)
+    if (t.processes.at(s.pid) == "dma") {
+      EXPECT_GT(s.args["bytes"].as<int>(), 0);
+      ++transfers;
+    }
+  EXPECT_GT(transfers, 0);
+  EXPECT_GT(tracks.size(), 3u);
+}
+
+TEST_F(TimelineRun, LayerRangeBoundsIt) {
+  run({"--timeline-layers", "1-1"});
+  const Timeline t = load(json_);
+  ASSERT_FALSE(t.spans.empty());
+  int layer_spans = 0;
+  bool core_jobs = false;
+  for (const Span& s : t.spans) {
+    if (s.args["op"]) {
+      ++layer_spans;
+      EXPECT_EQ(s.args["layer"].as<int>(), 1);
+      EXPECT_EQ(s.args["invocation"].as<int>(), 0);
+    }
+    if (s.args["layer"]) EXPECT_EQ(s.args["layer"].as<int>(), 1) << s.name << " at " << s.ts;
+    core_jobs |= s.name == "job";
+  }
+  EXPECT_EQ(layer_spans, 1);
+  EXPECT_TRUE(core_jobs);
+}
+
+TEST_F(TimelineRun, BadLayerRangeExitsTwo) {
+  const RunOutcome r = runHilsim(
+      {"run", "--model", model_, "--timeline", json_, "--timeline-layers", "5-7", "--quiet"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_NE(r.err.find("--timeline-layers 5-7"), std::string::npos) << r.err;
+  const RunOutcome no_timeline =
+      runHilsim({"run", "--model", model_, "--timeline-layers", "0-1", "--quiet"});
+  EXPECT_EQ(no_timeline.exit_code, 2) << no_timeline.err;
+}
+
+}  // namespace
+}  // namespace hilsim::test
