@@ -1,5 +1,8 @@
 #include "hilsim/report/csv.h"
 
+#include <charconv>
+#include <cmath>
+
 #include "hilsim/errors.h"
 
 namespace hilsim::report {
@@ -66,6 +69,15 @@ std::string csvField(const std::string& s) {
   std::string out = "\"";
   for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
   return out + "\"";
+}
+
+std::string csvNumber(double value) {
+  if (!std::isfinite(value)) return {};
+  // Fixed notation of a double needs at most 309 integral and 1074 fractional digits.
+  char buf[1100];
+  const std::to_chars_result r =
+      std::to_chars(buf, buf + sizeof buf, value, std::chars_format::fixed);
+  return std::string(buf, r.ptr);
 }
 
 }  // namespace hilsim::report

@@ -177,6 +177,20 @@ std::string shapeText(const rt::LayerRecord& r) {
 }
 
 Totals RunReport::totals() const {
+  const uint64_t runs = std::max<uint32_t>(invocations, 1);
+  auto mean = [runs](uint64_t sum) { return (sum + runs / 2) / runs; };
+  const Totals sums = runTotals();
+  Totals t;
+  t.cycles = mean(sums.cycles);
+  t.accel_cycles = mean(sums.accel_cycles);
+  t.cpu_cycles = mean(sums.cpu_cycles);
+  t.ref_cycles = mean(sums.ref_cycles);
+  t.macs = mean(sums.macs);
+  t.seconds = sums.seconds / static_cast<double>(runs);
+  return t;
+}
+
+Totals RunReport::runTotals() const {
   Totals t;
   for (const rt::LayerRecord& r : layers) {
     t.cycles += r.cycles;
@@ -188,8 +202,24 @@ Totals RunReport::totals() const {
   return t;
 }
 
+namespace {
+
+void writeTotals(JsonWriter& json, const char* key, const Totals& t) {
+  json.key(key).beginObject();
+  json.key("cycles").value(t.cycles);
+  json.key("accel_cycles").value(t.accel_cycles);
+  json.key("cpu_cycles").value(t.cpu_cycles);
+  json.key("ref_cycles").value(t.ref_cycles);
+  json.key("seconds").value(t.seconds);
+  json.key("macs").value(t.macs);
+  json.key("speedup_over_ref")
+      .value(t.cycles ? static_cast<double>(t.ref_cycles) / static_cast<double>(t.cycles) : 0.0);
+  json.endObject();
+}
+
+}  // namespace
+
 std::string reportJson(const RunReport& report) {
-  const Totals t = report.totals();
   JsonWriter json;
   json.beginObject();
   json.key("hilsim_version").value(HILSIM_VERSION);
@@ -200,16 +230,8 @@ std::string reportJson(const RunReport& report) {
   json.key("config");
   writeConfig(json, report.config);
   json.key("mode").value(report.mode);
-  json.key("totals").beginObject();
-  json.key("cycles").value(t.cycles);
-  json.key("accel_cycles").value(t.accel_cycles);
-  json.key("cpu_cycles").value(t.cpu_cycles);
-  json.key("ref_cycles").value(t.ref_cycles);
-  json.key("seconds").value(t.seconds);
-  json.key("macs").value(t.macs);
-  json.key("speedup_over_ref")
-      .value(t.cycles ? static_cast<double>(t.ref_cycles) / static_cast<double>(t.cycles) : 0.0);
-  json.endObject();
+  writeTotals(json, "totals", report.totals());
+  writeTotals(json, "run_totals", report.runTotals());
   json.key("simulation").beginObject();
   json.key("host_seconds").value(report.host_seconds);
   json.key("simulated_cycles").value(report.simulated_cycles);
@@ -239,10 +261,14 @@ std::string reportJson(const RunReport& report) {
 }
 
 std::string reportCsv(const RunReport& report) {
+  const uint32_t num_cores = report.config.accel.num_cores;
   std::ostringstream out;
   out << "invocation,index,op,name,shape,macs,path,reason,cycles,ref_cycles,fixed_cycles,"
          "variable_cycles,upload_cycles,dma_in_cycles,compute_cycles,dma_out_cycles,sync_cycles,"
-         "bus_stall_cycles,bytes_moved,mac_utilization,break_even_macs\n";
+         "bus_stall_cycles,bytes_moved,mac_utilization,break_even_macs";
+  for (uint32_t c = 0; c < num_cores; ++c)
+    out << ",core" << c << "_busy_cycles,core" << c << "_utilization";
+  out << '\n';
   for (const rt::LayerRecord& r : report.layers) {
     out << r.invocation << ',' << r.index << ',' << rt::opName(r.op) << ',' << csvField(r.name)
         << ',' << csvField(shapeText(r)) << ',' << r.macs << ',' << rt::pathName(r.path) << ','
@@ -252,11 +278,23 @@ std::string reportCsv(const RunReport& report) {
       out << a.fixed_cycles << ',' << a.variable_cycles << ',' << a.upload_cycles << ','
           << a.dma_in_cycles << ',' << a.compute_cycles << ',' << a.dma_out_cycles << ','
           << a.sync_cycles << ',' << a.bus_stall_cycles << ',' << a.bytes_moved << ','
-          << fixed(a.mac_utilization, 4) << ',';
+          << csvNumber(a.mac_utilization) << ',';
     } else {
       out << ",,,,,,,,,,";
     }
     if (r.break_even_macs) out << *r.break_even_macs;
+    // Every core of the accelerator: a core without a chunk of this layer was idle (0).
+    for (uint32_t c = 0; c < num_cores; ++c) {
+      out << ',';
+      if (!r.accel) {
+        out << ',';
+        continue;
+      }
+      rt::CoreBusy busy;
+      for (const rt::CoreBusy& b : r.accel->per_core)
+        if (b.core == c) busy = b;
+      out << busy.busy_cycles << ',' << csvNumber(busy.utilization);
+    }
     out << '\n';
   }
   return out.str();
@@ -310,16 +348,16 @@ void printReport(std::ostream& out, const RunReport& report) {
     out << line;
   }
   const Totals t = report.totals();
-  const uint64_t total_per_run = (t.cycles + runs / 2) / runs;
-  const uint64_t ref_per_run = (t.ref_cycles + runs / 2) / runs;
+  const uint64_t total_per_run = t.cycles;
+  const uint64_t ref_per_run = t.ref_cycles;
   out << "total: " << withCommas(total_per_run) << " cycles per invocation ("
-      << fixed(t.seconds / runs * 1e3, 3) << " ms at " << fixed(report.config.cpu.clock_mhz, 0)
+      << fixed(t.seconds * 1e3, 3) << " ms at " << fixed(report.config.cpu.clock_mhz, 0)
       << " MHz), reference path " << withCommas(ref_per_run) << " cycles, speed-up "
       << fixed(total_per_run ? static_cast<double>(ref_per_run) / static_cast<double>(total_per_run)
                              : 0.0,
                2)
-      << "x over ref, " << withCommas(t.macs / runs) << " MACs, arena "
-      << withCommas(report.arena_bytes) << " bytes\n";
+      << "x over ref, " << withCommas(t.macs) << " MACs, arena " << withCommas(report.arena_bytes)
+      << " bytes\n";
 
   // Summary by op type, in the manner of TFLite's benchmark_model.
   struct OpSum {
@@ -339,9 +377,10 @@ void printReport(std::ostream& out, const RunReport& report) {
                 "op", "count", "cycles", "%", "cdf%");
   out << line;
   double cumulative = 0.0;
+  const uint64_t run_cycles = report.runTotals().cycles;  // the op sums are over the run too
   for (const auto& [name, s] : sorted) {
     const double share =
-        t.cycles ? 100.0 * static_cast<double>(s.cycles) / static_cast<double>(t.cycles) : 0.0;
+        run_cycles ? 100.0 * static_cast<double>(s.cycles) / static_cast<double>(run_cycles) : 0.0;
     cumulative += share;
     std::snprintf(line, sizeof line, "  %-*s  %5" PRIu64 "  %12s  %6s%%  %6s%%\n",
                   static_cast<int>(op_width), name.c_str(), s.count,

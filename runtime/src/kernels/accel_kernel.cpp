@@ -21,6 +21,12 @@ std::string hardwareText(const plan::Hardware& hw) {
          " bytes of SRAM";
 }
 
+constexpr uint64_t kBufferAlignment = 64;
+
+uint64_t aligned(uint64_t bytes) {
+  return (bytes + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;
+}
+
 void setReason(LayerRecord& rec, const plan::OffloadDecision& d) {
   rec.reason_code = d.reason;
   rec.reason = plan::reasonText(d);
@@ -49,6 +55,10 @@ void AcceleratedKernel::planAndDecide(const std::optional<plan::AnnotatedPlan>& 
                                   annotated ? annotated->decision.reason : std::string(),
                                   prediction.cycles, ref_cycles_);
   decision_.utilization = utilization();
+  if (decision_.offload) {
+    const uint64_t needed = deviceBytes(), left = ctx_.deviceMemoryLeft();
+    if (!ctx_.reserveDeviceMemory(needed)) fallBack(PathReason::kNoDeviceMemory, needed, left);
+  }
   const GemmShape& shape = plan_->shape;
   logger().debug("operator {} ({} {}x{}x{}): {} on {} cores: {}", index_, op_name_, shape.rows,
                  shape.k, shape.n, decision_.offload ? "accelerated" : "reference",
@@ -75,8 +85,29 @@ plan::PlanOrigin AcceleratedKernel::resolvePlan(
     plan_ = planLayer();
   } catch (const ModelError& e) {
     keepOnCpu(PathReason::kDoesNotFit, e.what());
+    if (ctx_.mode() != OffloadMode::kAuto) noteOnCpu();
   }
   return annotated ? plan::PlanOrigin::kReplanned : plan::PlanOrigin::kNotAnnotated;
+}
+
+uint64_t AcceleratedKernel::deviceBytes() const {
+  const timing::JobWork work = plan::jobWork(*plan_);
+  return aligned(plan::tileImageBytes(*plan_)) + aligned(timing::hostInputBytes(work)) +
+         aligned(timing::hostOutputBytes(work)) +
+         aligned(uint64_t{plan_->hardware.num_cores} * drv::regs::kDescriptorBytes);
+}
+
+void AcceleratedKernel::fallBack(PathReason reason, uint64_t needed, uint64_t left) {
+  decision_.offload = false;
+  decision_.reason = reason;
+  decision_.detail =
+      "needs " + std::to_string(needed) + " bytes, " + std::to_string(left) + " free";
+  if (ctx_.mode() != OffloadMode::kAuto) noteOnCpu();
+}
+
+void AcceleratedKernel::noteOnCpu() {
+  ctx_.note("note: operator " + std::to_string(index_) + " (" + op_name_ +
+            ") runs on the CPU: " + plan::reasonText(decision_));
 }
 
 void AcceleratedKernel::invokeLayer(InvokeContext& ctx, Node& node) {
@@ -97,6 +128,14 @@ void AcceleratedKernel::invokeLayer(InvokeContext& ctx, Node& node) {
   const uint64_t start = ctx.clock().now();
   drv::Status status = drv::Status::kOk;
   AccelBreakdown breakdown = runAccelerated(ctx.clock(), &status);
+  if (status == drv::Status::kOutOfMemory) {
+    // Only an allocation fails so (prepare reserves what the layer needs; this is the backstop).
+    fallBack(PathReason::kNoDeviceMemory, unplaced_bytes_, ctx_.driver().freeBytes());
+    setReason(rec, decision_);
+    runReference(ctx, node);
+    ctx.chargeReference();
+    return;
+  }
   if (status != drv::Status::kOk) {
     // The driver has soft-reset the device; keep the output right and go on.
     JobFailure failure{rec.invocation, index_, status, ctx_.driver().lastError(), {}, op_name_};
@@ -133,6 +172,7 @@ drv::Status AcceleratedKernel::upload() {
   const plan::LayerImage image = plan::buildTiles(p, arith);
   const timing::JobWork work = plan::jobWork(p);
   Placement& at = placement_;
+  unplaced_bytes_ = deviceBytes();
   drv::Status s = d.allocate(image.tiles.size(), 64, &at.tiles);
   if (s == drv::Status::kOk) s = d.allocate(timing::hostInputBytes(work), 64, &at.input);
   if (s == drv::Status::kOk) s = d.allocate(timing::hostOutputBytes(work), 64, &at.output);

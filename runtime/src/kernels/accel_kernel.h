@@ -40,6 +40,13 @@ class AcceleratedKernel : public Kernel {
   void invokeLayer(InvokeContext& ctx, Node& node);
   // Why the layer stays on the CPU when it cannot be planned at all.
   void keepOnCpu(PathReason reason, std::string detail);
+  // The device memory the layer's buffers take (tile blocks, input, output, descriptor table),
+  // each rounded up to the allocation alignment.
+  uint64_t deviceBytes() const;
+  // Keeps the layer on the CPU from now on because `needed` bytes do not fit the `left` ones.
+  void fallBack(PathReason reason, uint64_t needed, uint64_t left);
+  // In the modes that ask for the accelerator: tells the user once why the layer runs on the CPU.
+  void noteOnCpu();
 
   AccelContext& ctx_;
   const char* op_name_;
@@ -61,6 +68,7 @@ class AcceleratedKernel : public Kernel {
   void checkAgainstReference(const std::vector<int8_t>& reference) const;
 
   bool uploaded_ = false;
+  uint64_t unplaced_bytes_ = 0;  // what upload() tried to allocate
   Placement placement_;
   uint64_t predicted_cycles_ = 0;
 };

@@ -32,6 +32,17 @@ void AccelContext::recordFailure(JobFailure failure) {
   failures_.push_back(std::move(failure));
 }
 
+bool AccelContext::reserveDeviceMemory(uint64_t bytes) {
+  if (bytes > deviceMemoryLeft()) return false;
+  reserved_bytes_ += bytes;
+  return true;
+}
+
+uint64_t AccelContext::deviceMemoryLeft() const {
+  const uint64_t free = driver_.freeBytes();
+  return free > reserved_bytes_ ? free - reserved_bytes_ : 0;
+}
+
 void AccelContext::note(const std::string& message) {
   if (std::find(notes_.begin(), notes_.end(), message) == notes_.end()) notes_.push_back(message);
 }

@@ -128,6 +128,8 @@ std::string reasonText(const OffloadDecision& d) {
       return "accelerator job failed (" + d.detail + "); computed on the CPU";
     case PathReason::kNotMapped:
       return "not mapped to the accelerator: " + d.detail;
+    case PathReason::kNoDeviceMemory:
+      return "does not fit device memory: " + d.detail;
     case PathReason::kOffloadPays:
     case PathReason::kBelowBreakEven:
     case PathReason::kPolicyAll:

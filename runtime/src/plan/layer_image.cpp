@@ -10,29 +10,41 @@ namespace hilsim::rt::plan {
 
 namespace regs = drv::regs;
 
+namespace {
+
+// Chunks with the same channels and tiling (a convolution split by rows) share their blocks:
+// the earlier chunk whose blocks chunk `i` uses.
+std::optional<size_t> sameTiles(const Plan& plan, size_t i) {
+  const Chunk& c = plan.chunks[i];
+  for (size_t j = 0; j < i; ++j) {
+    const Chunk& o = plan.chunks[j];
+    if (o.n_begin == c.n_begin && o.n_count == c.n_count && o.tile_n == c.tile_n) return j;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+uint64_t tileImageBytes(const Plan& plan) {
+  const uint64_t per_feature = uint64_t{plan.shape.k} + kParamBytesPerFeature;
+  uint64_t total = 0;
+  for (size_t i = 0; i < plan.chunks.size(); ++i)
+    if (!sameTiles(plan, i)) total += uint64_t{plan.chunks[i].n_count} * per_feature;
+  return total;
+}
+
 LayerImage buildTiles(const Plan& plan, const LayerArithmetic& layer) {
   static_assert(kParamBytesPerFeature == regs::kParamBytes, "one parameter record format");
   LayerImage image;
   const uint64_t k = plan.shape.k;
   const uint64_t per_feature = k + kParamBytesPerFeature;
-  // Chunks with the same channels and tiling (a convolution split by rows) share their blocks.
-  auto sameTiles = [&](size_t i) -> std::optional<size_t> {
-    const Chunk& c = plan.chunks[i];
-    for (size_t j = 0; j < i; ++j) {
-      const Chunk& o = plan.chunks[j];
-      if (o.n_begin == c.n_begin && o.n_count == c.n_count && o.tile_n == c.tile_n) return j;
-    }
-    return std::nullopt;
-  };
-  uint64_t total = 0;
-  for (size_t i = 0; i < plan.chunks.size(); ++i)
-    if (!sameTiles(i)) total += uint64_t{plan.chunks[i].n_count} * per_feature;
+  const uint64_t total = tileImageBytes(plan);
   image.tiles.resize(total);
   uint64_t offset = 0;
   for (size_t i = 0; i < plan.chunks.size(); ++i) {
     const Chunk& c = plan.chunks[i];
     image.chunk_stride.push_back(uint64_t{c.tile_n} * per_feature);
-    if (const std::optional<size_t> j = sameTiles(i)) {
+    if (const std::optional<size_t> j = sameTiles(plan, i)) {
       image.chunk_offset.push_back(image.chunk_offset[*j]);
       continue;
     }

@@ -26,15 +26,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
+// Integral values print as integers, others as the shortest fixed text that reads back exactly.
 std::string number(double v) {
-  if (v == std::floor(v) && std::fabs(v) < 1e15) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.0f", v);
-    return buf;
-  }
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
+  return report::csvNumber(v);
 }
 
 double toNumber(const std::string& s) {

@@ -84,6 +84,8 @@ class Driver {
 
   // Reserves `bytes` of device memory aligned to `alignment` (a power of two).
   [[nodiscard]] Status allocate(uint64_t bytes, uint64_t alignment, Buffer* out);
+  // Bytes of device memory not yet allocated (before alignment of the next buffer).
+  uint64_t freeBytes() const { return info_.mem_base + info_.mem_size - next_free_; }
   // Frees every buffer at once (their owners must be gone).
   void releaseAll() { next_free_ = info_.mem_base; }
   // Host -> device and device -> host copies within a buffer.

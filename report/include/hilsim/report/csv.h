@@ -11,5 +11,9 @@ namespace hilsim::report {
 std::vector<std::vector<std::string>> parseCsv(const std::string& text, const std::string& name);
 // One field, quoted if needed.
 std::string csvField(const std::string& field);
+// A floating-point field: the shortest fixed-notation text that reads back as exactly `value`
+// (never scientific, so a column has one notation; integral values have no decimal point).
+// Empty for infinities and NaN.
+std::string csvNumber(double value);
 
 }  // namespace hilsim::report

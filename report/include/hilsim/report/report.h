@@ -22,6 +22,8 @@ class LayerCollector final : public rt::Profiler {
   std::vector<rt::LayerRecord> records_;
 };
 
+// Cycles, MACs and time of a run: summed over its invocations (RunReport::runTotals) or per
+// invocation (RunReport::totals: the sums divided by the invocations, rounded to the nearest).
 struct Totals {
   uint64_t cycles = 0;
   uint64_t accel_cycles = 0;  // cycles of layers on the accelerated path
@@ -48,7 +50,10 @@ struct RunReport {
   // Accelerator jobs that failed; each such layer was computed on the CPU instead.
   std::vector<std::string> failures;
 
+  // Per invocation, as the printed table shows: JSON `totals`.
   Totals totals() const;
+  // Summed over every invocation of the run: JSON `run_totals`.
+  Totals runTotals() const;
 };
 
 std::string reportJson(const RunReport& report);

@@ -31,6 +31,7 @@ enum class PathReason : uint8_t {
   kAnnotated,        // `--mode auto` follows the annotation's decision
   kJobFailed,        // the accelerator job failed; the layer was computed on the CPU
   kNotMapped,        // the accelerator has no mapping for this layer (e.g. grouped convolution)
+  kNoDeviceMemory,   // the layer's buffers do not fit the device memory left
 };
 
 // GEMM view of a FULLY_CONNECTED layer: [rows, k] x [n, k]^T (of a convolution: output pixels x

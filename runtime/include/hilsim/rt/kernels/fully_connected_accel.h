@@ -53,6 +53,11 @@ class AccelContext {
   // Messages to show the user once per run, starting "note: " or "warning: ".
   void note(const std::string& message);
   const std::vector<std::string>& notes() const { return notes_; }
+  // Reserves `bytes` of device memory for a layer at prepare (its buffers are allocated at its
+  // first invocation); false, reserving nothing, when fewer than `bytes` are left.
+  bool reserveDeviceMemory(uint64_t bytes);
+  // Device memory not yet reserved by reserveDeviceMemory().
+  uint64_t deviceMemoryLeft() const;
   // Accelerator jobs that failed, in order.
   void recordFailure(JobFailure failure);
   const std::vector<JobFailure>& failures() const { return failures_; }
@@ -76,6 +81,7 @@ class AccelContext {
   plan::MetadataPlans metadata_plans_;
   std::vector<std::string> notes_;
   std::vector<JobFailure> failures_;
+  uint64_t reserved_bytes_ = 0;
   std::function<std::string()> describe_transaction_;
 };
 

@@ -29,6 +29,8 @@ struct LayerImage {
 };
 
 LayerImage buildTiles(const Plan& plan, const LayerArithmetic& layer);
+// The size of buildTiles(plan, ...).tiles, without building it.
+uint64_t tileImageBytes(const Plan& plan);
 
 // Device addresses where the kernel placed the layer's buffers.
 struct DeviceAddresses {
