@@ -314,13 +314,24 @@ std::vector<KeySpec> buildTable() {
                        kUnbounded, "CONV_2D, per output.", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.conv_per_call), "cycles/call", 0, kUnbounded,
                        "CONV_2D, per invocation.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.conv_per_tap), "cycles/tap", 0, kUnbounded,
+                       "CONV_2D, per filter tap inside the input, summed over every output.",
+                       kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dwconv_per_mac), "cycles/MAC", 0, kUnbounded,
                        "DEPTHWISE_CONV_2D, per MAC.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dwconv_per_tap), "cycles/tap", 0, kUnbounded,
+                       "DEPTHWISE_CONV_2D, per filter tap inside the input, summed over output "
+                       "positions.",
+                       kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dwconv_per_output), "cycles/output", 0,
+                       kUnbounded, "DEPTHWISE_CONV_2D, per output.", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dwconv_per_call), "cycles/call", 0, kUnbounded,
                        "DEPTHWISE_CONV_2D, per invocation.", kPreset));
   t.push_back(floatKey(
       HILSIM_FIELD(cpu.coefficients.pool_per_element), "cycles/element", 0, kUnbounded,
       "AVERAGE_POOL_2D and MAX_POOL_2D, per window element (outputs x KH x KW).", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.pool_per_output), "cycles/output", 0,
+                       kUnbounded, "AVERAGE_POOL_2D and MAX_POOL_2D, per output.", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.softmax_per_element), "cycles/element", 0,
                        kUnbounded, "SOFTMAX, per element.", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.quantize_per_element), "cycles/element", 0,

@@ -30,11 +30,14 @@ uint64_t CpuCostModel::cycles(tflite::BuiltinOperator op, const OpWork& w) const
       return fullyConnectedCycles(w.gemm_rows, w.gemm_k, w.gemm_n);
     case Op::CONV_2D:
       return toCycles((w.pointwise ? c_.conv1x1_per_mac : c_.conv_per_mac) * d(w.macs) +
-                      c_.conv_per_output * d(w.outputs) + c_.conv_per_call);
+                      c_.conv_per_tap * d(w.window_elements) + c_.conv_per_output * d(w.outputs) +
+                      c_.conv_per_call);
     case Op::DEPTHWISE_CONV_2D:
-      return toCycles(c_.dwconv_per_mac * d(w.macs) + c_.dwconv_per_call);
+      return toCycles(c_.dwconv_per_mac * d(w.macs) + c_.dwconv_per_tap * d(w.window_elements) +
+                      c_.dwconv_per_output * d(w.outputs) + c_.dwconv_per_call);
     case Op::AVERAGE_POOL_2D:
-      return toCycles(c_.pool_per_element * d(w.window_elements) + c_.op_per_call);
+      return toCycles(c_.pool_per_element * d(w.window_elements) +
+                      c_.pool_per_output * d(w.outputs) + c_.op_per_call);
     case Op::SOFTMAX:
       return toCycles(c_.softmax_per_element * d(w.elements) + c_.op_per_call);
     case Op::QUANTIZE:
@@ -48,7 +51,8 @@ uint64_t CpuCostModel::cycles(tflite::BuiltinOperator op, const OpWork& w) const
                       c_.svdf_state_per_byte * d(w.state_bytes) +
                       c_.fc_per_output * d(w.extra_outputs) + c_.fc_per_call);
     case Op::MAX_POOL_2D:
-      return toCycles(c_.pool_per_element * d(w.window_elements) + c_.op_per_call);
+      return toCycles(c_.pool_per_element * d(w.window_elements) +
+                      c_.pool_per_output * d(w.outputs) + c_.op_per_call);
     case Op::ADD:
     case Op::SUB:
       return toCycles(c_.add_per_element * d(w.elements) + c_.op_per_call);

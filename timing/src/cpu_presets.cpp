@@ -48,6 +48,35 @@ const std::map<std::string, CorePreset>& presets() {
   return table;
 }
 
+// The reference kernels' coefficients of the presets with an instruction-set simulator, as
+// `hilsim calibrate` fits them at the preset's default wait states (README.md, "calibrate";
+// configs/README.md, "Calibrated on the ISS"). They replace the published figures above, which
+// stay the cross-check.
+struct Calibrated {
+  double fc_per_mac, fc_per_output, fc_per_call, conv1x1_per_mac, conv_per_mac, conv_per_tap,
+      conv_per_output, conv_per_call, dwconv_per_mac, dwconv_per_tap, dwconv_per_output,
+      dwconv_per_call, pool_per_element, pool_per_output, softmax_per_element, add_per_element,
+      mul_per_element, op_per_call, reshape_per_call;
+};
+
+const std::map<std::string, Calibrated>& calibrated() {
+  static const std::map<std::string, Calibrated> table = {
+      {"cortex-m0plus",
+       {12.9999, 203.88, 516.083, 13.0748, 11.1078, 32.3372, 284.021, 1126.33, 13.7946, 69.994,
+        202.193, 0, 16.843, 92.4877, 2317.6, 480.704, 193.669, 1711.3, 204.075}},
+      {"cortex-m33",
+       {15.0167, 97.68, 348.504, 15.0433, 12.5349, 27.1774, 151.787, 830.202, 12.298, 67.3966,
+        100.752, 0, 13.3764, 39.4961, 782.119, 166.883, 77.2462, 1099.12, 118.128}},
+      {"cortex-m4f",
+       {19.0218, 105.389, 359.836, 18.0747, 15.6173, 28.7424, 160.137, 835.179, 15.2578, 71.4763,
+        108.236, 0, 15.3399, 41.0111, 883.103, 180.095, 80.295, 1194.25, 130.519}},
+      {"rv32im",
+       {11.0017, 72.4786, 279.219, 11.023, 9.44225, 12.9063, 104.182, 683.222, 8.13137, 27.2947,
+        83.7627, 0, 8.43454, 40.496, 694.365, 159.66, 66.9902, 1255.12, 115.426}},
+  };
+  return table;
+}
+
 const CorePreset& lookup(const std::string& name) {
   const auto& table = presets();
   const auto it = table.find(name);
@@ -117,7 +146,32 @@ CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library) {
   c.copy_per_element = kCopyPerElement * p.k;
   c.mean_per_element = kMeanPerElement * p.k;
   c.reduction_multiple = 1;
-  if (library == KernelLibrary::kReference) return c;
+  if (library == KernelLibrary::kReference) {
+    const auto cal = calibrated().find(preset);
+    if (cal != calibrated().end()) {
+      const Calibrated& f = cal->second;
+      c.fc_per_mac = f.fc_per_mac;
+      c.fc_per_output = f.fc_per_output;
+      c.fc_per_call = f.fc_per_call;
+      c.conv1x1_per_mac = f.conv1x1_per_mac;
+      c.conv_per_mac = f.conv_per_mac;
+      c.conv_per_tap = f.conv_per_tap;
+      c.conv_per_output = f.conv_per_output;
+      c.conv_per_call = f.conv_per_call;
+      c.dwconv_per_mac = f.dwconv_per_mac;
+      c.dwconv_per_tap = f.dwconv_per_tap;
+      c.dwconv_per_output = f.dwconv_per_output;
+      c.dwconv_per_call = f.dwconv_per_call;
+      c.pool_per_element = f.pool_per_element;
+      c.pool_per_output = f.pool_per_output;
+      c.softmax_per_element = f.softmax_per_element;
+      c.add_per_element = f.add_per_element;
+      c.mul_per_element = f.mul_per_element;
+      c.op_per_call = f.op_per_call;
+      c.reshape_per_call = f.reshape_per_call;
+    }
+    return c;
+  }
 
   if (!p.has_cmsis)
     throw ConfigError("cpu.kernels 'cmsis_nn' is not available for preset '" + preset +

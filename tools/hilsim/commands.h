@@ -14,5 +14,6 @@ int sweepCommand(int argc, char** argv, int first);
 int crossoverCommand(int argc, char** argv, int first);
 int traceStatsCommand(int argc, char** argv, int first);
 int cpuRunCommand(int argc, char** argv, int first);
+int calibrateCommand(int argc, char** argv, int first);
 
 }  // namespace hilsim::cli

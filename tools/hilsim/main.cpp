@@ -35,6 +35,8 @@ constexpr Command kCommands[] = {
      "find, per layer shape family, where offloading starts to pay"},
     {"cpu-run", hilsim::cli::cpuRunCommand,
      "run one firmware function on the host CPU's instruction-set simulator"},
+    {"calibrate", hilsim::cli::calibrateCommand,
+     "fit the CPU cost model's coefficients to the reference kernels on the simulator"},
     {"config", hilsim::cli::configCommand, "print the fully resolved hardware configuration"},
 };
 

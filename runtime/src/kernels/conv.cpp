@@ -51,6 +51,7 @@ class Conv2DRef final : public Kernel {
     work.outputs = g.outputs();
     work.macs =
         work.outputs * uint64_t(g.filter_h) * uint64_t(g.filter_w) * uint64_t(p_.filter_in_c);
+    work.window_elements = g.insideTaps() * uint64_t(g.out_c);
     work.pointwise = g.filter_h == 1 && g.filter_w == 1;
     return work;
   }

@@ -49,6 +49,7 @@ class DepthwiseConv2DRef final : public Kernel {
     OpWork work;
     work.outputs = g.outputs();
     work.macs = work.outputs * uint64_t(g.filter_h) * uint64_t(g.filter_w);
+    work.window_elements = g.insideTaps();
     return work;
   }
 

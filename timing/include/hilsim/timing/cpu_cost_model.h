@@ -4,9 +4,14 @@
 //
 //   FULLY_CONNECTED    fc_per_mac * rows * pad(K) * N * weight_memory + fc_per_output * outputs
 //                      + fc_per_call
-//   CONV_2D            conv(1x1)_per_mac * MACs + conv_per_output * outputs + conv_per_call
-//   DEPTHWISE_CONV_2D  dwconv_per_mac * MACs + dwconv_per_call
-//   AVERAGE_POOL_2D,   pool_per_element * outputs * KH * KW + op_per_call
+//   CONV_2D            conv(1x1)_per_mac * MACs + conv_per_tap * taps
+//                      + conv_per_output * outputs + conv_per_call
+//                      (taps: filter taps inside the input, summed over every output)
+//   DEPTHWISE_CONV_2D  dwconv_per_mac * MACs + dwconv_per_tap * taps
+//                      + dwconv_per_output * outputs + dwconv_per_call
+//                      (taps: filter taps inside the input, summed over output positions)
+//   AVERAGE_POOL_2D,   pool_per_element * outputs * KH * KW + pool_per_output * outputs
+//                      + op_per_call
 //   MAX_POOL_2D
 //   SOFTMAX            softmax_per_element * elements + op_per_call
 //   QUANTIZE           quantize_per_element * elements + op_per_call
@@ -47,9 +52,15 @@ struct CpuCoefficients {
   double conv_per_mac = 0.0;
   double conv_per_output = 0.0;
   double conv_per_call = 0.0;
+  // Per filter tap inside the input: the window loop's bounds checks and addressing, which
+  // dominate a convolution over few input channels (and a depthwise one over few channels).
+  double conv_per_tap = 0.0;
   double dwconv_per_mac = 0.0;
+  double dwconv_per_tap = 0.0;
+  double dwconv_per_output = 0.0;
   double dwconv_per_call = 0.0;
   double pool_per_element = 0.0;
+  double pool_per_output = 0.0;
   double softmax_per_element = 0.0;
   double quantize_per_element = 0.0;
   double dequantize_per_element = 0.0;
@@ -93,7 +104,7 @@ struct OpWork {
   uint64_t outputs = 0;          // output elements
   uint64_t elements = 0;         // elements processed (element-wise and data-movement ops,
                                  // softmax; MEAN: input elements; LSTM: steps x batch x cells)
-  uint64_t window_elements = 0;  // pooling: outputs * KH * KW
+  uint64_t window_elements = 0;  // pooling: outputs * KH * KW; CONV_2D, DEPTHWISE_CONV_2D: taps
   uint64_t state_bytes = 0;      // SVDF state shifted per invocation; LSTM state bytes
   uint64_t extra_outputs = 0;    // SVDF: filters + units
   uint32_t gemm_rows = 0;        // FULLY_CONNECTED: rows, K, N (for reduction padding)

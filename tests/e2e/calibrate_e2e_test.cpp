@@ -1,0 +1,121 @@
+// `hilsim calibrate`: the config file it writes, its usage errors, and the presets' calibrated
+// coefficients against the instruction-set simulator on real models (total within 5%, median
+// layer within 10%).
+
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include "files.h"
+#include "golden_cases.h"
+#include "runner.h"
+
+namespace hilsim::test {
+namespace {
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+TEST(Calibrate, WritesALoadableConfigWithItsFitErrors) {
+  const std::string dir = makeTestDir();
+  const std::string out = dir + "/cal.yaml";
+  const RunOutcome r = runHilsim({"calibrate", "--set", "cpu.preset=rv32im", "--out", out}, 120);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string text = slurp(out);
+  for (const char* op : {"FULLY_CONNECTED", "CONV_2D", "DEPTHWISE_CONV_2D", "SOFTMAX"}) {
+    EXPECT_NE(text.find(std::string("#   ") + op), std::string::npos) << op << "\n" << text;
+  }
+  EXPECT_NE(text.find("mean error"), std::string::npos);
+  EXPECT_NE(text.find("max error"), std::string::npos);
+  const YAML::Node cal = YAML::Load(text);
+  EXPECT_EQ(cal["cpu"]["preset"].as<std::string>(), "rv32im");
+  EXPECT_GT(cal["cpu"]["coefficients"]["fc_per_mac"].as<double>(), 0.0);
+
+  // The file is a config: `config` resolves it, and its coefficients are the ones in effect.
+  const RunOutcome c = runHilsim({"config", "--config", out});
+  ASSERT_EQ(c.exit_code, 0) << c.err;
+  EXPECT_NE(c.out.find("rv32im"), std::string::npos);
+}
+
+TEST(Calibrate, UsageErrorsAreExitTwoWithOneLine) {
+  const std::string dir = makeTestDir();
+  const RunOutcome no_out = runHilsim({"calibrate", "--set", "cpu.preset=rv32im"});
+  EXPECT_EQ(no_out.exit_code, 2);
+  EXPECT_NE(no_out.err.find("--out"), std::string::npos) << no_out.err;
+  EXPECT_EQ(std::count(no_out.err.begin(), no_out.err.end(), '\n'), 1) << no_out.err;
+
+  const RunOutcome no_iss =
+      runHilsim({"calibrate", "--set", "cpu.preset=cortex-m55", "--out", dir + "/cal.yaml"});
+  EXPECT_EQ(no_iss.exit_code, 2);
+  EXPECT_NE(no_iss.err.find("instruction-set simulator"), std::string::npos) << no_iss.err;
+  EXPECT_EQ(std::count(no_iss.err.begin(), no_iss.err.end(), '\n'), 1) << no_iss.err;
+}
+
+struct Case {
+  std::string model;
+  std::string preset;
+};
+
+class CalibratedPresets : public ::testing::TestWithParam<Case> {};
+
+YAML::Node runRef(const std::string& dir, const Case& c, const std::string& cpu_model) {
+  const std::string report = dir + "/" + cpu_model + ".json";
+  const RunOutcome r = runHilsim({"run", "--model", sharedDir() + "/models/" + c.model, "--mode",
+                                  "ref", "--quiet", "--report", report, "--set",
+                                  "cpu.preset=" + c.preset, "--set", "cpu.model=" + cpu_model});
+  EXPECT_EQ(r.exit_code, 0) << r.command << "\n" << r.err;
+  return YAML::LoadFile(report);
+}
+
+TEST_P(CalibratedPresets, CostModelMatchesTheSimulator) {
+  const Case& c = GetParam();
+  const std::string dir = makeTestDir();
+  const YAML::Node iss = runRef(dir, c, "iss");
+  const YAML::Node cost = runRef(dir, c, "cost");
+  ASSERT_EQ(iss["layers"].size(), cost["layers"].size());
+  double iss_total = 0, cost_total = 0;
+  std::vector<double> errors;
+  for (size_t i = 0; i < iss["layers"].size(); ++i) {
+    const double executed = iss["layers"][i]["ref_cycles"].as<double>();
+    const double modelled = cost["layers"][i]["ref_cycles"].as<double>();
+    EXPECT_EQ(iss["layers"][i]["ref_cycles_source"].as<std::string>(), "iss");
+    iss_total += executed;
+    cost_total += modelled;
+    errors.push_back(std::abs(modelled - executed) / std::max(executed, 1.0));
+  }
+  std::sort(errors.begin(), errors.end());
+  const double median = errors.size() % 2
+                            ? errors[errors.size() / 2]
+                            : (errors[errors.size() / 2 - 1] + errors[errors.size() / 2]) / 2;
+  EXPECT_LT(std::abs(cost_total - iss_total) / iss_total, 0.05)
+      << c.model << " on " << c.preset << ": simulator " << iss_total << ", cost model "
+      << cost_total;
+  EXPECT_LT(median, 0.10) << c.model << " on " << c.preset;
+}
+
+INSTANTIATE_TEST_SUITE_P(RealModels, CalibratedPresets,
+                         ::testing::Values(Case{"person_detect.tflite", "cortex-m4f"},
+                                           Case{"mlperf_kws_ref_model.tflite", "cortex-m4f"},
+                                           Case{"mlperf_ad01_int8.tflite", "cortex-m4f"},
+                                           Case{"person_detect.tflite", "rv32im"},
+                                           Case{"mlperf_kws_ref_model.tflite", "rv32im"},
+                                           Case{"mlperf_ad01_int8.tflite", "rv32im"}),
+                         [](const ::testing::TestParamInfo<Case>& info) {
+                           std::string name =
+                               info.param.model.substr(0, info.param.model.find('.')) + "_" +
+                               info.param.preset;
+                           for (char& ch : name)
+                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+                           return name;
+                         });
+
+}  // namespace
+}  // namespace hilsim::test

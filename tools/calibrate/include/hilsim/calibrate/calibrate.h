@@ -1,0 +1,54 @@
+#pragma once
+// Fits the CPU cost model's coefficients (hilsim/timing/cpu_cost_model.h) to the reference
+// kernels executed on the host CPU's instruction-set simulator: `hilsim calibrate`.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hilsim/config/hardware_config.h"
+#include "hilsim/timing/cpu_cost_model.h"
+
+namespace hilsim::calibrate {
+
+// One shape measured on the simulator.
+struct Sample {
+  tflite::BuiltinOperator op = tflite::BuiltinOperator::ADD;
+  std::string label;
+  timing::OpWork work;
+  uint64_t cycles = 0;  // executed reference-kernel cycles
+};
+
+// How well the fitted formula reproduces one operator's samples.
+struct OpFit {
+  tflite::BuiltinOperator op = tflite::BuiltinOperator::ADD;
+  size_t shapes = 0;
+  double mean_error_pct = 0.0;  // mean |predicted - executed| / executed, in percent
+  double max_error_pct = 0.0;
+};
+
+struct Calibration {
+  std::string preset;
+  uint32_t flash_wait_states = 0;
+  uint32_t sram_wait_states = 0;
+  timing::CpuCoefficients coefficients;  // the preset's, with the fitted ones replaced
+  std::vector<std::string> fitted;       // names of the coefficients the fit set
+  std::vector<OpFit> fits;
+  std::vector<Sample> samples;
+};
+
+// Runs every shape of calibrationShapes() on the simulator of `config`'s preset and fits the
+// coefficients. Throws UsageError if the preset has no instruction-set simulator or
+// cpu.kernels is not `reference`.
+Calibration calibrate(const config::HardwareConfig& config);
+
+// Least squares of relative error: the x minimizing sum(((rows[i] . x) - y[i]) / y[i])^2 with
+// every x[j] >= 0 (a column whose coefficient comes out negative is dropped and the rest refit).
+std::vector<double> fitNonNegative(const std::vector<std::vector<double>>& rows,
+                                   const std::vector<double>& y);
+
+// The config file: cpu.preset, the wait states and cpu.coefficients, with the fit errors as
+// comments.
+std::string calibrationYaml(const Calibration& calibration);
+
+}  // namespace hilsim::calibrate

@@ -1,0 +1,40 @@
+#pragma once
+// One-operator int8 models built in memory: the shapes `hilsim calibrate` runs on the host CPU's
+// instruction-set simulator to fit the CPU cost model.
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "hilsim/schema/tflite_generated.h"
+
+namespace hilsim::calibrate {
+
+struct OneOpModel {
+  tflite::BuiltinOperator op = tflite::BuiltinOperator::ADD;
+  std::string label;           // e.g. "CONV_2D 1x24x24x16 k3 s1 -> 32"
+  std::vector<uint8_t> bytes;  // the .tflite flatbuffer
+};
+
+// A FULLY_CONNECTED layer [rows, k] x [n, k]^T with int8 weights and int32 bias.
+OneOpModel fullyConnectedModel(int32_t rows, int32_t k, int32_t n);
+// CONV_2D over [1, h, w, in_c], an out_c x kh x kw x in_c filter, SAME padding.
+OneOpModel convModel(int32_t h, int32_t w, int32_t in_c, int32_t out_c, int32_t kh, int32_t kw,
+                     int32_t stride);
+// DEPTHWISE_CONV_2D over [1, h, w, c], a k x k filter, depth multiplier 1, SAME padding.
+OneOpModel depthwiseModel(int32_t h, int32_t w, int32_t c, int32_t k, int32_t stride);
+// AVERAGE_POOL_2D or MAX_POOL_2D over [1, h, w, c], a k x k window, VALID padding.
+OneOpModel poolModel(tflite::BuiltinOperator op, int32_t h, int32_t w, int32_t c, int32_t k,
+                     int32_t stride);
+// SOFTMAX over [rows, n].
+OneOpModel softmaxModel(int32_t rows, int32_t n);
+// ADD or MUL of two [1, n] tensors.
+OneOpModel elementwiseModel(tflite::BuiltinOperator op, int32_t n);
+// RESHAPE of [1, n] to [n].
+OneOpModel reshapeModel(int32_t n);
+
+// The shape set of `hilsim calibrate` (README.md, "calibrate"): small to large layers of every
+// operator above.
+std::vector<OneOpModel> calibrationShapes();
+
+}  // namespace hilsim::calibrate

@@ -1,0 +1,314 @@
+#include "hilsim/calibrate/calibrate.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <map>
+
+#include "hilsim/calibrate/one_op_models.h"
+#include "hilsim/errors.h"
+#include "hilsim/rt/interpreter.h"
+#include "hilsim/sim/run.h"
+
+namespace hilsim::calibrate {
+namespace {
+
+using Op = tflite::BuiltinOperator;
+using timing::CpuCoefficients;
+using timing::OpWork;
+
+// Solves a (small, symmetric positive definite) system by Gaussian elimination with pivoting;
+// returns false when it is singular.
+bool solve(std::vector<std::vector<double>> a, std::vector<double> b, std::vector<double>* x) {
+  const size_t n = b.size();
+  for (size_t c = 0; c < n; ++c) {
+    size_t pivot = c;
+    for (size_t r = c + 1; r < n; ++r)
+      if (std::abs(a[r][c]) > std::abs(a[pivot][c])) pivot = r;
+    if (std::abs(a[pivot][c]) < 1e-12) return false;
+    std::swap(a[c], a[pivot]);
+    std::swap(b[c], b[pivot]);
+    for (size_t r = c + 1; r < n; ++r) {
+      const double f = a[r][c] / a[c][c];
+      for (size_t k = c; k < n; ++k) a[r][k] -= f * a[c][k];
+      b[r] -= f * b[c];
+    }
+  }
+  x->assign(n, 0.0);
+  for (size_t c = n; c-- > 0;) {
+    double s = b[c];
+    for (size_t k = c + 1; k < n; ++k) s -= a[c][k] * (*x)[k];
+    (*x)[c] = s / a[c][c];
+  }
+  return true;
+}
+
+// One term of an operator's formula: the coefficient it multiplies and its regressor.
+struct Term {
+  double CpuCoefficients::*coefficient;
+  const char* name;
+  std::function<double(const OpWork&, const CpuCoefficients&)> regressor;
+};
+
+double macsTerm(const OpWork& w, const CpuCoefficients&) {
+  return double(w.macs);
+}
+double outputsTerm(const OpWork& w, const CpuCoefficients&) {
+  return double(w.outputs);
+}
+double elementsTerm(const OpWork& w, const CpuCoefficients&) {
+  return double(w.elements);
+}
+double one(const OpWork&, const CpuCoefficients&) {
+  return 1.0;
+}
+
+// A group of operators fitted together: the terms of their formulas (hilsim/timing/
+// cpu_cost_model.h) and, per operator, which terms apply. Operators sharing op_per_call are one
+// group so that the shared coefficient gets one value.
+struct Group {
+  std::vector<Op> ops;
+  std::vector<Term> terms;
+  std::function<bool(Op, const OpWork&, size_t term)> applies;
+};
+
+std::vector<Group> groups() {
+  std::vector<Group> out;
+  out.push_back({{Op::FULLY_CONNECTED},
+                 {{&CpuCoefficients::fc_per_mac, "fc_per_mac",
+                   [](const OpWork& w, const CpuCoefficients& c) {
+                     const uint64_t m = c.reduction_multiple ? c.reduction_multiple : 1;
+                     const uint64_t k = (uint64_t{w.gemm_k} + m - 1) / m * m;
+                     return c.weight_memory_factor * double(uint64_t{w.gemm_rows} * k * w.gemm_n);
+                   }},
+                  {&CpuCoefficients::fc_per_output, "fc_per_output",
+                   [](const OpWork& w, const CpuCoefficients&) {
+                     return double(uint64_t{w.gemm_rows} * w.gemm_n);
+                   }},
+                  {&CpuCoefficients::fc_per_call, "fc_per_call", one}},
+                 [](Op, const OpWork&, size_t) { return true; }});
+  out.push_back(
+      {{Op::CONV_2D},
+       {{&CpuCoefficients::conv1x1_per_mac, "conv1x1_per_mac", macsTerm},
+        {&CpuCoefficients::conv_per_mac, "conv_per_mac", macsTerm},
+        {&CpuCoefficients::conv_per_tap, "conv_per_tap",
+         [](const OpWork& w, const CpuCoefficients&) { return double(w.window_elements); }},
+        {&CpuCoefficients::conv_per_output, "conv_per_output", outputsTerm},
+        {&CpuCoefficients::conv_per_call, "conv_per_call", one}},
+       [](Op, const OpWork& w, size_t term) {
+         if (term == 0) return w.pointwise;
+         if (term == 1) return !w.pointwise;
+         return true;
+       }});
+  out.push_back(
+      {{Op::DEPTHWISE_CONV_2D},
+       {{&CpuCoefficients::dwconv_per_mac, "dwconv_per_mac", macsTerm},
+        {&CpuCoefficients::dwconv_per_tap, "dwconv_per_tap",
+         [](const OpWork& w, const CpuCoefficients&) { return double(w.window_elements); }},
+        {&CpuCoefficients::dwconv_per_output, "dwconv_per_output", outputsTerm},
+        {&CpuCoefficients::dwconv_per_call, "dwconv_per_call", one}},
+       [](Op, const OpWork&, size_t) { return true; }});
+  // Pooling, SOFTMAX, ADD and MUL: a per-element coefficient each and the shared op_per_call.
+  out.push_back(
+      {{Op::AVERAGE_POOL_2D, Op::MAX_POOL_2D, Op::SOFTMAX, Op::ADD, Op::MUL},
+       {{&CpuCoefficients::pool_per_element, "pool_per_element",
+         [](const OpWork& w, const CpuCoefficients&) { return double(w.window_elements); }},
+        {&CpuCoefficients::pool_per_output, "pool_per_output", outputsTerm},
+        {&CpuCoefficients::softmax_per_element, "softmax_per_element", elementsTerm},
+        {&CpuCoefficients::add_per_element, "add_per_element", elementsTerm},
+        {&CpuCoefficients::mul_per_element, "mul_per_element", elementsTerm},
+        {&CpuCoefficients::op_per_call, "op_per_call", one}},
+       [](Op op, const OpWork&, size_t term) {
+         switch (term) {
+           case 0:
+           case 1:
+             return op == Op::AVERAGE_POOL_2D || op == Op::MAX_POOL_2D;
+           case 2:
+             return op == Op::SOFTMAX;
+           case 3:
+             return op == Op::ADD;
+           case 4:
+             return op == Op::MUL;
+           default:
+             return true;
+         }
+       }});
+  out.push_back({{Op::RESHAPE},
+                 {{&CpuCoefficients::reshape_per_call, "reshape_per_call", one}},
+                 [](Op, const OpWork&, size_t) { return true; }});
+  return out;
+}
+
+// Measures every calibration shape: its work from the kernels' prepare and its executed cycles.
+std::vector<Sample> measure(const config::HardwareConfig& config) {
+  std::vector<Sample> samples;
+  const rt::OpResolver resolver = rt::referenceOpResolver();
+  for (const OneOpModel& shape : calibrationShapes()) {
+    Sample s;
+    s.op = shape.op;
+    s.label = shape.label;
+    {
+      rt::Model model = rt::Model::fromBytes(shape.bytes, shape.label);
+      rt::Interpreter interp(model, resolver);
+      interp.allocate();
+      s.work = interp.work().at(0);
+    }
+    rt::Model model = rt::Model::fromBytes(shape.bytes, shape.label);
+    sim::RunSpec spec;
+    spec.mode = sim::Mode::kRef;
+    spec.config = config;
+    spec.config_source = "calibrate";
+    const sim::RunResult result = sim::runModel(model, spec);
+    if (result.report.layers.size() != 1 ||
+        result.report.layers[0].ref_cycles_source != rt::RefCyclesSource::kExecuted)
+      throw SimulationError("calibrate: " + shape.label +
+                            ": the instruction-set simulator did not report the layer's cycles");
+    s.cycles = result.report.layers[0].ref_cycles;
+    samples.push_back(std::move(s));
+  }
+  return samples;
+}
+
+void fitGroup(const Group& group, const std::vector<Sample>& samples, Calibration* cal) {
+  std::vector<std::vector<double>> rows;
+  std::vector<double> y;
+  std::vector<bool> used(group.terms.size(), false);
+  for (const Sample& s : samples) {
+    if (std::find(group.ops.begin(), group.ops.end(), s.op) == group.ops.end()) continue;
+    std::vector<double> row;
+    for (size_t t = 0; t < group.terms.size(); ++t) {
+      const bool applies = group.applies(s.op, s.work, t);
+      row.push_back(applies ? group.terms[t].regressor(s.work, cal->coefficients) : 0.0);
+      if (applies && row.back() != 0.0) used[t] = true;
+    }
+    rows.push_back(std::move(row));
+    y.push_back(double(std::max<uint64_t>(s.cycles, 1)));
+  }
+  if (rows.empty()) return;
+  const std::vector<double> x = fitNonNegative(rows, y);
+  for (size_t t = 0; t < group.terms.size(); ++t) {
+    if (!used[t]) continue;  // the shapes do not exercise it: keep the preset's value
+    cal->coefficients.*(group.terms[t].coefficient) = x[t];
+    cal->fitted.push_back(group.terms[t].name);
+  }
+}
+
+}  // namespace
+
+std::vector<double> fitNonNegative(const std::vector<std::vector<double>>& rows,
+                                   const std::vector<double>& y) {
+  const size_t n = rows.empty() ? 0 : rows[0].size();
+  std::vector<bool> active(n, true);
+  // Columns scaled to unit mean magnitude keep the normal equations well conditioned.
+  std::vector<double> scale(n, 0.0);
+  for (size_t i = 0; i < rows.size(); ++i)
+    for (size_t j = 0; j < n; ++j) scale[j] += std::abs(rows[i][j] / y[i]);
+  for (size_t j = 0; j < n; ++j) {
+    if (scale[j] == 0.0) active[j] = false;
+    scale[j] = scale[j] > 0.0 ? scale[j] / double(rows.size()) : 1.0;
+  }
+  for (;;) {
+    std::vector<size_t> cols;
+    for (size_t j = 0; j < n; ++j)
+      if (active[j]) cols.push_back(j);
+    std::vector<double> out(n, 0.0);
+    if (cols.empty()) return out;
+    std::vector<std::vector<double>> ata(cols.size(), std::vector<double>(cols.size(), 0.0));
+    std::vector<double> atb(cols.size(), 0.0);
+    for (size_t i = 0; i < rows.size(); ++i) {
+      for (size_t a = 0; a < cols.size(); ++a) {
+        const double va = rows[i][cols[a]] / y[i] / scale[cols[a]];
+        atb[a] += va;  // y[i] / y[i]
+        for (size_t b = 0; b < cols.size(); ++b)
+          ata[a][b] += va * rows[i][cols[b]] / y[i] / scale[cols[b]];
+      }
+    }
+    std::vector<double> x;
+    size_t drop = cols.size();
+    if (solve(ata, atb, &x)) {
+      for (size_t a = 0; a < cols.size(); ++a)
+        if (x[a] < 0.0 && (drop == cols.size() || x[a] < x[drop])) drop = a;
+      if (drop == cols.size()) {
+        for (size_t a = 0; a < cols.size(); ++a) out[cols[a]] = x[a] / scale[cols[a]];
+        return out;
+      }
+    } else {
+      drop = cols.size() - 1;  // singular: give up the last term (the per-call constant)
+    }
+    active[cols[drop]] = false;
+  }
+}
+
+Calibration calibrate(const config::HardwareConfig& given) {
+  const timing::CpuPresetMemory memory = timing::cpuPresetMemory(given.cpu.preset);
+  if (!memory.has_iss)
+    throw UsageError("calibrate: cpu.preset '" + given.cpu.preset +
+                     "' has no instruction-set simulator (presets with one: cortex-m0plus, "
+                     "cortex-m4f, cortex-m33, rv32im)");
+  if (given.cpu.kernels != timing::KernelLibrary::kReference)
+    throw UsageError(
+        "calibrate: the instruction-set simulator runs the reference kernels only; "
+        "set cpu.kernels to reference");
+  config::HardwareConfig config = given;
+  config.cpu.model = config::CpuModel::kIss;
+
+  Calibration cal;
+  cal.preset = config.cpu.preset;
+  cal.flash_wait_states = config.cpu.flash_wait_states;
+  cal.sram_wait_states = config.cpu.sram_wait_states;
+  cal.coefficients = config.cpu.coefficients;
+  cal.samples = measure(config);
+  for (const Group& g : groups()) fitGroup(g, cal.samples, &cal);
+
+  const timing::CpuCostModel model(cal.coefficients);
+  std::map<Op, OpFit> fits;
+  for (const Sample& s : cal.samples) {
+    OpFit& f = fits[s.op];
+    f.op = s.op;
+    const double predicted = double(model.cycles(s.op, s.work));
+    const double err =
+        100.0 * std::abs(predicted - double(s.cycles)) / double(std::max<uint64_t>(s.cycles, 1));
+    f.mean_error_pct += err;
+    f.max_error_pct = std::max(f.max_error_pct, err);
+    ++f.shapes;
+  }
+  for (auto& [op, f] : fits) {
+    f.mean_error_pct /= double(f.shapes);
+    cal.fits.push_back(f);
+  }
+  return cal;
+}
+
+std::string calibrationYaml(const Calibration& cal) {
+  char line[256];
+  std::string out =
+      "# CPU cost-model coefficients fitted by `hilsim calibrate` to the reference kernels\n"
+      "# executed on the instruction-set simulator of cpu.preset " +
+      cal.preset + "\n";
+  std::snprintf(line, sizeof line, "# (flash wait states %u, SRAM wait states %u).\n",
+                cal.flash_wait_states, cal.sram_wait_states);
+  out += line;
+  out += "# Fit per operator: shapes, mean and max relative error of the fitted formula.\n";
+  for (const OpFit& f : cal.fits) {
+    std::snprintf(line, sizeof line, "#   %-18s %3zu shapes, mean error %.2f%%, max error %.2f%%\n",
+                  tflite::EnumNameBuiltinOperator(f.op), f.shapes, f.mean_error_pct,
+                  f.max_error_pct);
+    out += line;
+  }
+  out += "cpu:\n  preset: " + cal.preset + "\n";
+  std::snprintf(line, sizeof line, "  flash_wait_states: %u\n  sram_wait_states: %u\n",
+                cal.flash_wait_states, cal.sram_wait_states);
+  out += line;
+  out += "  coefficients:\n";
+  for (const Group& g : groups()) {
+    for (const Term& t : g.terms) {
+      if (std::find(cal.fitted.begin(), cal.fitted.end(), t.name) == cal.fitted.end()) continue;
+      std::snprintf(line, sizeof line, "    %s: %.6g\n", t.name, cal.coefficients.*(t.coefficient));
+      out += line;
+    }
+  }
+  return out;
+}
+
+}  // namespace hilsim::calibrate

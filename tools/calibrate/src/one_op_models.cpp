@@ -1,0 +1,308 @@
+#include "hilsim/calibrate/one_op_models.h"
+
+#include <array>
+#include <memory>
+#include <utility>
+
+#include "hilsim/base/rng.h"
+
+namespace hilsim::calibrate {
+namespace {
+
+using tflite::BuiltinOperator;
+using tflite::TensorType;
+
+struct Quant {
+  std::vector<float> scales;  // empty: not quantized
+  std::vector<int64_t> zero_points;
+  int32_t dimension = 0;
+};
+
+Quant perTensor(float scale, int64_t zero_point) {
+  return {{scale}, {zero_point}, 0};
+}
+
+Quant perChannel(int32_t channels, float scale, int32_t dimension) {
+  return {std::vector<float>(size_t(channels), scale), std::vector<int64_t>(size_t(channels), 0),
+          dimension};
+}
+
+// Builds a model of one operator in the flatbuffer object API.
+class Builder {
+ public:
+  Builder() : model_(std::make_unique<tflite::ModelT>()) {
+    model_->version = 3;
+    model_->buffers.push_back(std::make_unique<tflite::BufferT>());  // the empty sentinel
+    model_->subgraphs.push_back(std::make_unique<tflite::SubGraphT>());
+  }
+
+  int32_t tensor(TensorType type, std::vector<int32_t> shape, const Quant& quant,
+                 std::vector<uint8_t> data = {}) {
+    tflite::SubGraphT& sg = *model_->subgraphs[0];
+    auto t = std::make_unique<tflite::TensorT>();
+    t->name = "t" + std::to_string(sg.tensors.size());
+    t->type = type;
+    t->shape = std::move(shape);
+    t->buffer = 0;
+    if (!data.empty()) {
+      auto buffer = std::make_unique<tflite::BufferT>();
+      buffer->data = std::move(data);
+      model_->buffers.push_back(std::move(buffer));
+      t->buffer = static_cast<uint32_t>(model_->buffers.size() - 1);
+    }
+    if (!quant.scales.empty()) {
+      t->quantization = std::make_unique<tflite::QuantizationParametersT>();
+      t->quantization->scale = quant.scales;
+      t->quantization->zero_point = quant.zero_points;
+      t->quantization->quantized_dimension = quant.dimension;
+    }
+    sg.tensors.push_back(std::move(t));
+    return static_cast<int32_t>(sg.tensors.size() - 1);
+  }
+
+  // Constant int8 data of `count` deterministic pseudo-random values.
+  std::vector<uint8_t> int8Data(uint64_t count) {
+    std::vector<uint8_t> data(count);
+    for (uint8_t& b : data) b = static_cast<uint8_t>(rng_.range(-127, 127));
+    return data;
+  }
+  std::vector<uint8_t> int32Data(uint64_t count) {
+    std::vector<uint8_t> data(count * 4);
+    for (uint64_t i = 0; i < count; ++i) {
+      const auto v = static_cast<uint32_t>(static_cast<int32_t>(rng_.range(-1000, 1000)));
+      for (int b = 0; b < 4; ++b) data[i * 4 + b] = static_cast<uint8_t>(v >> (8 * b));
+    }
+    return data;
+  }
+
+  OneOpModel finish(BuiltinOperator op, std::string label, std::vector<int32_t> inputs,
+                    int32_t output, tflite::BuiltinOptionsUnion options) {
+    auto code = std::make_unique<tflite::OperatorCodeT>();
+    code->builtin_code = op;
+    code->deprecated_builtin_code =
+        static_cast<int8_t>(static_cast<int32_t>(op) < 127 ? static_cast<int32_t>(op) : 127);
+    code->version = 1;
+    model_->operator_codes.push_back(std::move(code));
+    tflite::SubGraphT& sg = *model_->subgraphs[0];
+    auto o = std::make_unique<tflite::OperatorT>();
+    o->opcode_index = 0;
+    o->inputs = inputs;
+    o->outputs = {output};
+    o->builtin_options = std::move(options);
+    sg.operators.push_back(std::move(o));
+    for (int32_t i : inputs)
+      if (i >= 0 && sg.tensors[size_t(i)]->buffer == 0) sg.inputs.push_back(i);
+    sg.outputs = {output};
+    flatbuffers::FlatBufferBuilder fbb;
+    fbb.Finish(tflite::Model::Pack(fbb, model_.get()), tflite::ModelIdentifier());
+    OneOpModel m;
+    m.op = op;
+    m.label = std::move(label);
+    m.bytes.assign(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
+    return m;
+  }
+
+ private:
+  std::unique_ptr<tflite::ModelT> model_;
+  Rng rng_{0x5eed};
+};
+
+constexpr float kInScale = 0.05f, kWeightScale = 0.02f, kOutScale = 0.1f;
+
+int32_t sameOut(int32_t size, int32_t stride) {
+  return (size + stride - 1) / stride;
+}
+
+std::string dims(std::initializer_list<int32_t> values) {
+  std::string out;
+  for (int32_t v : values) out += (out.empty() ? "" : "x") + std::to_string(v);
+  return out;
+}
+
+}  // namespace
+
+OneOpModel fullyConnectedModel(int32_t rows, int32_t k, int32_t n) {
+  Builder b;
+  const int32_t in = b.tensor(TensorType::INT8, {rows, k}, perTensor(kInScale, 0));
+  const int32_t w = b.tensor(TensorType::INT8, {n, k}, perTensor(kWeightScale, 0),
+                             b.int8Data(uint64_t(n) * uint64_t(k)));
+  const int32_t bias = b.tensor(TensorType::INT32, {n}, perTensor(kInScale * kWeightScale, 0),
+                                b.int32Data(uint64_t(n)));
+  const int32_t out = b.tensor(TensorType::INT8, {rows, n}, perTensor(kOutScale, 0));
+  tflite::BuiltinOptionsUnion options;
+  options.Set(tflite::FullyConnectedOptionsT{});
+  return b.finish(BuiltinOperator::FULLY_CONNECTED,
+                  "FULLY_CONNECTED " + dims({rows, k}) + " -> " + std::to_string(n), {in, w, bias},
+                  out, std::move(options));
+}
+
+OneOpModel convModel(int32_t h, int32_t w, int32_t in_c, int32_t out_c, int32_t kh, int32_t kw,
+                     int32_t stride) {
+  Builder b;
+  const int32_t in = b.tensor(TensorType::INT8, {1, h, w, in_c}, perTensor(kInScale, 0));
+  const int32_t filter =
+      b.tensor(TensorType::INT8, {out_c, kh, kw, in_c}, perChannel(out_c, kWeightScale, 0),
+               b.int8Data(uint64_t(out_c) * kh * kw * in_c));
+  const int32_t bias =
+      b.tensor(TensorType::INT32, {out_c}, perChannel(out_c, kInScale * kWeightScale, 0),
+               b.int32Data(uint64_t(out_c)));
+  const int32_t out = b.tensor(TensorType::INT8, {1, sameOut(h, stride), sameOut(w, stride), out_c},
+                               perTensor(kOutScale, 0));
+  tflite::Conv2DOptionsT o;
+  o.padding = tflite::Padding::SAME;
+  o.stride_h = o.stride_w = stride;
+  o.dilation_h_factor = o.dilation_w_factor = 1;
+  tflite::BuiltinOptionsUnion options;
+  options.Set(o);
+  return b.finish(BuiltinOperator::CONV_2D,
+                  "CONV_2D " + dims({1, h, w, in_c}) + " k" + dims({kh, kw}) + " s" +
+                      std::to_string(stride) + " -> " + std::to_string(out_c),
+                  {in, filter, bias}, out, std::move(options));
+}
+
+OneOpModel depthwiseModel(int32_t h, int32_t w, int32_t c, int32_t k, int32_t stride) {
+  Builder b;
+  const int32_t in = b.tensor(TensorType::INT8, {1, h, w, c}, perTensor(kInScale, 0));
+  const int32_t filter = b.tensor(TensorType::INT8, {1, k, k, c}, perChannel(c, kWeightScale, 3),
+                                  b.int8Data(uint64_t(k) * k * c));
+  const int32_t bias = b.tensor(TensorType::INT32, {c}, perChannel(c, kInScale * kWeightScale, 0),
+                                b.int32Data(uint64_t(c)));
+  const int32_t out = b.tensor(TensorType::INT8, {1, sameOut(h, stride), sameOut(w, stride), c},
+                               perTensor(kOutScale, 0));
+  tflite::DepthwiseConv2DOptionsT o;
+  o.padding = tflite::Padding::SAME;
+  o.stride_h = o.stride_w = stride;
+  o.depth_multiplier = 1;
+  o.dilation_h_factor = o.dilation_w_factor = 1;
+  tflite::BuiltinOptionsUnion options;
+  options.Set(o);
+  return b.finish(BuiltinOperator::DEPTHWISE_CONV_2D,
+                  "DEPTHWISE_CONV_2D " + dims({1, h, w, c}) + " k" + std::to_string(k) + " s" +
+                      std::to_string(stride),
+                  {in, filter, bias}, out, std::move(options));
+}
+
+OneOpModel poolModel(BuiltinOperator op, int32_t h, int32_t w, int32_t c, int32_t k,
+                     int32_t stride) {
+  Builder b;
+  const int32_t in = b.tensor(TensorType::INT8, {1, h, w, c}, perTensor(kInScale, 0));
+  const int32_t out = b.tensor(TensorType::INT8, {1, (h - k) / stride + 1, (w - k) / stride + 1, c},
+                               perTensor(kInScale, 0));
+  tflite::Pool2DOptionsT o;
+  o.padding = tflite::Padding::VALID;
+  o.stride_h = o.stride_w = stride;
+  o.filter_height = o.filter_width = k;
+  tflite::BuiltinOptionsUnion options;
+  options.Set(o);
+  return b.finish(op,
+                  std::string(tflite::EnumNameBuiltinOperator(op)) + " " + dims({1, h, w, c}) +
+                      " k" + std::to_string(k) + " s" + std::to_string(stride),
+                  {in}, out, std::move(options));
+}
+
+OneOpModel softmaxModel(int32_t rows, int32_t n) {
+  Builder b;
+  const int32_t in = b.tensor(TensorType::INT8, {rows, n}, perTensor(kOutScale, 0));
+  const int32_t out = b.tensor(TensorType::INT8, {rows, n}, perTensor(1.0f / 256, -128));
+  tflite::SoftmaxOptionsT o;
+  o.beta = 1.0f;
+  tflite::BuiltinOptionsUnion options;
+  options.Set(o);
+  return b.finish(BuiltinOperator::SOFTMAX, "SOFTMAX " + dims({rows, n}), {in}, out,
+                  std::move(options));
+}
+
+OneOpModel elementwiseModel(BuiltinOperator op, int32_t n) {
+  Builder b;
+  const int32_t x = b.tensor(TensorType::INT8, {1, n}, perTensor(kInScale, 3));
+  const int32_t y = b.tensor(TensorType::INT8, {1, n}, perTensor(kOutScale, -2));
+  const int32_t out = b.tensor(TensorType::INT8, {1, n}, perTensor(kOutScale * 2, 1));
+  tflite::BuiltinOptionsUnion options;
+  if (op == BuiltinOperator::MUL)
+    options.Set(tflite::MulOptionsT{});
+  else
+    options.Set(tflite::AddOptionsT{});
+  return b.finish(op, std::string(tflite::EnumNameBuiltinOperator(op)) + " " + dims({1, n}), {x, y},
+                  out, std::move(options));
+}
+
+OneOpModel reshapeModel(int32_t n) {
+  Builder b;
+  const int32_t in = b.tensor(TensorType::INT8, {1, n}, perTensor(kInScale, 0));
+  const int32_t out = b.tensor(TensorType::INT8, {n}, perTensor(kInScale, 0));
+  tflite::ReshapeOptionsT o;
+  o.new_shape = {n};
+  tflite::BuiltinOptionsUnion options;
+  options.Set(o);
+  return b.finish(BuiltinOperator::RESHAPE, "RESHAPE " + dims({1, n}), {in}, out,
+                  std::move(options));
+}
+
+std::vector<OneOpModel> calibrationShapes() {
+  std::vector<OneOpModel> shapes;
+  // FULLY_CONNECTED: K and N from 8 to 1024, one and several rows.
+  for (const auto& [rows, k, n] : std::vector<std::array<int32_t, 3>>{{1, 8, 16},
+                                                                      {1, 16, 128},
+                                                                      {1, 64, 12},
+                                                                      {1, 128, 8},
+                                                                      {1, 128, 128},
+                                                                      {1, 256, 64},
+                                                                      {1, 640, 128},
+                                                                      {1, 1024, 32},
+                                                                      {1, 2000, 4},
+                                                                      {4, 64, 64},
+                                                                      {8, 32, 16},
+                                                                      {2, 256, 256}})
+    shapes.push_back(fullyConnectedModel(rows, k, n));
+  // CONV_2D: pointwise over 8 to 256 channels, 3x3 and first-layer kernels over few channels.
+  for (const auto& [h, w, in_c, out_c, kh, kw, s] :
+       std::vector<std::array<int32_t, 7>>{{24, 24, 8, 16, 1, 1, 1},
+                                           {12, 12, 32, 32, 1, 1, 1},
+                                           {6, 6, 64, 128, 1, 1, 1},
+                                           {3, 3, 256, 256, 1, 1, 1},
+                                           {1, 1, 256, 2, 1, 1, 1},
+                                           {16, 16, 16, 8, 1, 1, 1},
+                                           {25, 5, 64, 64, 1, 1, 1},
+                                           {16, 16, 3, 8, 3, 3, 2},
+                                           {32, 32, 3, 16, 3, 3, 1},
+                                           {16, 16, 16, 16, 3, 3, 1},
+                                           {8, 8, 32, 32, 3, 3, 1},
+                                           {8, 8, 64, 64, 3, 3, 2},
+                                           {49, 10, 1, 16, 10, 4, 2},
+                                           {20, 20, 1, 8, 5, 5, 1},
+                                           {12, 12, 8, 8, 5, 5, 1}})
+    shapes.push_back(convModel(h, w, in_c, out_c, kh, kw, s));
+  // DEPTHWISE_CONV_2D: 3x3 at stride 1 and 2 over 1 to 256 channels, and larger kernels.
+  for (const auto& [h, w, c, k, s] : std::vector<std::array<int32_t, 5>>{{48, 48, 8, 3, 2},
+                                                                         {24, 24, 16, 3, 1},
+                                                                         {24, 24, 32, 3, 2},
+                                                                         {12, 12, 64, 3, 1},
+                                                                         {6, 6, 128, 3, 1},
+                                                                         {3, 3, 256, 3, 1},
+                                                                         {25, 5, 64, 3, 1},
+                                                                         {32, 32, 1, 3, 1},
+                                                                         {49, 40, 1, 8, 2},
+                                                                         {16, 16, 8, 5, 1},
+                                                                         {10, 10, 32, 3, 2}})
+    shapes.push_back(depthwiseModel(h, w, c, k, s));
+  for (const auto& [h, w, c, k, s] : std::vector<std::array<int32_t, 5>>{{3, 3, 256, 3, 1},
+                                                                         {25, 5, 64, 5, 5},
+                                                                         {8, 8, 32, 2, 2},
+                                                                         {16, 16, 16, 2, 2},
+                                                                         {4, 4, 64, 4, 4},
+                                                                         {12, 12, 8, 3, 3}}) {
+    shapes.push_back(poolModel(BuiltinOperator::AVERAGE_POOL_2D, h, w, c, k, s));
+    shapes.push_back(poolModel(BuiltinOperator::MAX_POOL_2D, h, w, c, k, s));
+  }
+  for (const auto& [rows, n] :
+       std::vector<std::array<int32_t, 2>>{{1, 2}, {1, 4}, {1, 12}, {1, 100}, {4, 32}, {1, 1000}})
+    shapes.push_back(softmaxModel(rows, n));
+  for (int32_t n : {16, 256, 1024, 4096, 16384}) {
+    shapes.push_back(elementwiseModel(BuiltinOperator::ADD, n));
+    shapes.push_back(elementwiseModel(BuiltinOperator::MUL, n));
+  }
+  for (int32_t n : {2, 64, 1960}) shapes.push_back(reshapeModel(n));
+  return shapes;
+}
+
+}  // namespace hilsim::calibrate
