@@ -1,0 +1,498 @@
+#pragma once
+// Cpu's state and its engine callbacks, shared by cpu.cpp (the engine and the run loop) and
+// cpu_memory.cpp (its memories and ELF loading). Private to the library.
+
+#include "hilsim/iss/cpu.h"
+
+#include <unicorn/unicorn.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <stdexcept>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "block_timing.h"
+#include "hilsim/errors.h"
+#include "hilsim/iss/memory_map.h"
+
+namespace hilsim::iss {
+
+constexpr uint32_t kArmStackFrameBytes = 32;  // r0-r3, r12, lr, pc, xpsr stacked on exception entry
+constexpr uint32_t kRiscVTrapFrameBytes = 64;  // 16 caller-saved registers saved by a trap wrapper
+constexpr uint32_t kE31MispredictCycles = 3;   // E31 manual, "Instruction Fetch Unit"
+constexpr uint32_t kBranchHistoryEntries = 512;
+constexpr size_t kFastSlots = 1 << 16;
+
+inline std::string hex(uint64_t v) {
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%08llx", static_cast<unsigned long long>(v));
+  return text;
+}
+
+inline uint64_t roundUpToPage(uint64_t bytes) {
+  return (bytes + Cpu::kPageBytes - 1) / Cpu::kPageBytes * Cpu::kPageBytes;
+}
+
+struct AlignedFree {
+  void operator()(uint8_t* p) const { std::free(p); }
+};
+using PageBuffer = std::unique_ptr<uint8_t, AlignedFree>;
+
+inline PageBuffer allocatePages(uint64_t bytes) {
+  void* p = std::aligned_alloc(Cpu::kPageBytes, bytes);
+  if (p == nullptr) throw std::bad_alloc();
+  std::memset(p, 0, bytes);
+  return PageBuffer(static_cast<uint8_t*>(p));
+}
+
+struct Cpu::Impl {
+  struct Frame {
+    uc_context* outer = nullptr;  // registers of the call suspended below this one
+    uint32_t resume_pc = 0;
+    uint64_t instructions_used = 0;
+    const BlockTiming* prev = nullptr;
+    bool interrupt = false;
+  };
+  struct CountedRegion {
+    Impl* impl;
+    uint32_t base;
+    uint64_t bytes;
+    PageBuffer data;
+  };
+  struct MmioBinding {
+    Impl* impl;
+    uint32_t base;
+    uint64_t bytes;
+    MmioHandler* handler;
+  };
+  struct Slot {
+    uint64_t key = std::numeric_limits<uint64_t>::max();
+    const BlockTiming* block = nullptr;
+  };
+
+  CpuOptions options;
+  const CoreInfo& info;
+  TimingParams params;
+  bool riscv;
+  uc_engine* uc = nullptr;
+  std::unique_ptr<ThumbTiming> thumb;
+
+  std::unordered_map<uint64_t, std::unique_ptr<BlockTiming>> blocks;
+  std::vector<Slot> fast = std::vector<Slot>(kFastSlots);
+  std::unordered_set<uint32_t> hooked_divides;
+  std::unordered_map<uint32_t, DivideSite> divides;
+  std::vector<uint8_t> history = std::vector<uint8_t>(kBranchHistoryEntries, 1);
+
+  uint64_t cycles = 0;
+  uint64_t instructions = 0;
+  const BlockTiming* prev = nullptr;
+  uint64_t instruction_limit = std::numeric_limits<uint64_t>::max();
+  bool running = false;
+  bool stop_requested = false;
+  bool stopped_by_request = false;
+  bool runaway = false;
+  std::string pending_fault;
+  int invalid_access_type = -1;
+  uint64_t invalid_access_address = 0;
+
+  std::vector<Frame> frames;
+  std::vector<std::pair<uint32_t, PageBuffer>> owned;  // by base
+  std::vector<std::unique_ptr<CountedRegion>> counted;
+  std::vector<std::unique_ptr<MmioBinding>> mmios;
+
+  explicit Impl(const CpuOptions& o)
+      : options(o), info(coreInfo(o.core)), riscv(o.core == Core::kRv32im) {
+    params.core = o.core;
+    params.flash_wait_states = o.flash_wait_states;
+    params.sram_wait_states = o.sram_wait_states;
+  }
+
+  ~Impl() {
+    for (Frame& f : frames)
+      if (f.outer) uc_context_free(f.outer);
+    if (uc) uc_close(uc);
+  }
+
+  [[noreturn]] void engineError(const std::string& what, uc_err err) const {
+    throw InputError(what + ": " + uc_strerror(err));
+  }
+
+  uint32_t reg(int id) const {
+    uint32_t v = 0;
+    uc_reg_read(uc, id, &v);
+    return v;
+  }
+  void setReg(int id, uint32_t v) { uc_reg_write(uc, id, &v); }
+  int regId(unsigned n) const {
+    if (riscv) return UC_RISCV_REG_X0 + int(n);
+    if (n < 13) return UC_ARM_REG_R0 + int(n);
+    return n == 13 ? UC_ARM_REG_SP : n == 14 ? UC_ARM_REG_LR : UC_ARM_REG_PC;
+  }
+  uint32_t pc() const { return reg(riscv ? int(UC_RISCV_REG_PC) : int(UC_ARM_REG_PC)); }
+  int spId() const { return riscv ? int(UC_RISCV_REG_SP) : int(UC_ARM_REG_SP); }
+
+  // ---- timing -------------------------------------------------------------------------------
+
+  const BlockTiming* block(uint32_t address, uint32_t size) {
+    const uint64_t key = uint64_t(address) << 32 | size;
+    Slot& slot = fast[(address >> 1 ^ size) & (kFastSlots - 1)];
+    if (slot.key == key) return slot.block;
+    auto it = blocks.find(key);
+    if (it == blocks.end()) it = blocks.emplace(key, analyze(address, size)).first;
+    slot = {key, it->second.get()};
+    return slot.block;
+  }
+
+  std::unique_ptr<BlockTiming> analyze(uint32_t address, uint32_t size) {
+    std::vector<uint8_t> code(size);
+    uc_mem_read(uc, address, code.data(), size);
+    std::vector<DivideSite> sites;
+    const DivideHooked hooked = [this](uint32_t a) { return hooked_divides.count(a) != 0; };
+    auto b = std::make_unique<BlockTiming>(
+        riscv ? analyzeRiscV(params, address, code.data(), size, hooked, sites)
+              : thumb->analyze(address, code.data(), size, hooked, sites));
+    for (const DivideSite& s : sites) divides[s.address] = s;
+    return b;
+  }
+
+  // A result of the previous block still in flight when this one reads it (E31).
+  static uint32_t crossBlockStall(const BlockTiming& p, const BlockTiming& b, uint32_t mask,
+                                  uint32_t gap) {
+    uint32_t stall = 0;
+    for (int r = 0; r < 32; ++r) {
+      if (!(mask >> r & 1)) continue;
+      const int32_t s = int32_t(p.tail_cycles[r]) - int32_t(gap) - int32_t(b.head_cycles[r]);
+      if (s > int32_t(stall)) stall = uint32_t(s);
+    }
+    return stall;
+  }
+
+  void onBlock(uint32_t address, uint32_t size) {
+    if (stop_requested) {
+      stop_requested = false;
+      stopped_by_request = true;
+      uc_emu_stop(uc);
+      return;
+    }
+    const BlockTiming* b = block(address, size);
+    if (instructions + b->instructions > instruction_limit) {
+      runaway = true;
+      uc_emu_stop(uc);
+      return;
+    }
+    uint64_t c = b->base_cycles;
+    if (const BlockTiming* p = prev) {
+      const bool sequential = address == p->fallthrough;
+      if (riscv) {
+        uint32_t gap = sequential ? 0 : b->nonseq_entry_cycles;
+        if (p->conditional_branch) {
+          uint8_t& counter = history[(p->branch_pc >> 2) % kBranchHistoryEntries];
+          const bool taken = !sequential;
+          if ((counter >= 2) != taken) gap += kE31MispredictCycles;
+          counter = taken ? uint8_t(std::min(counter + 1, 3)) : uint8_t(std::max(counter - 1, 0));
+        }
+        c += gap;
+        if (const uint32_t mask = p->tail_mask & b->head_mask)
+          c += crossBlockStall(*p, *b, mask, gap);
+      } else if (!sequential) {
+        c += p->taken_cycles + b->nonseq_entry_cycles;
+      }
+    }
+    cycles += c;
+    instructions += b->instructions;
+    prev = b;
+  }
+
+  void onDivide(uint32_t address) {
+    auto it = divides.find(address);
+    if (it == divides.end()) return;
+    const DivideSite& s = it->second;
+    const uint32_t dividend = reg(regId(s.dividend_reg)), divisor = reg(regId(s.divisor_reg));
+    if (riscv) {
+      const uint32_t latency = e31DivideLatency(dividend, divisor, s.is_signed);
+      if (latency > s.slack_cycles) cycles += latency - s.slack_cycles;
+    } else {
+      cycles += armDivideCycles(dividend, divisor, s.is_signed) - 2;
+    }
+  }
+
+  void fail(const std::string& message) {
+    if (pending_fault.empty()) pending_fault = message;
+    stop_requested = true;
+  }
+
+  // ---- callbacks (C entry points; exceptions must not cross Unicorn) ------------------------
+
+  static void blockHook(uc_engine*, uint64_t address, uint32_t size, void* user) {
+    Impl& s = *static_cast<Impl*>(user);
+    try {
+      s.onBlock(uint32_t(address), size);
+    } catch (const std::exception& e) {
+      s.pending_fault = std::string("internal error in the block hook: ") + e.what();
+      uc_emu_stop(s.uc);
+    }
+  }
+  static void divideHook(uc_engine*, uint64_t address, uint32_t, void* user) {
+    static_cast<Impl*>(user)->onDivide(uint32_t(address));
+  }
+  static bool invalidHook(uc_engine*, uc_mem_type type, uint64_t address, int, int64_t,
+                          void* user) {
+    Impl& s = *static_cast<Impl*>(user);
+    s.invalid_access_type = int(type);
+    s.invalid_access_address = address;
+    return false;
+  }
+  static uint64_t countedRead(uc_engine*, uint64_t offset, unsigned size, void* user) {
+    CountedRegion& r = *static_cast<CountedRegion*>(user);
+    // The block charged this access as SRAM; the model flash costs its wait states instead.
+    r.impl->cycles += uint64_t(int64_t(r.impl->params.flash_wait_states) -
+                               int64_t(r.impl->params.sram_wait_states));
+    uint64_t v = 0;
+    for (unsigned i = 0; i < size && offset + i < r.bytes; ++i)
+      v |= uint64_t(r.data.get()[offset + i]) << (8 * i);
+    return v;
+  }
+  static void countedWrite(uc_engine*, uint64_t offset, unsigned, uint64_t, void* user) {
+    CountedRegion& r = *static_cast<CountedRegion*>(user);
+    r.impl->fail("write to read-only model flash at " + hex(r.base + offset));
+  }
+  static uint64_t mmioRead(uc_engine*, uint64_t offset, unsigned size, void* user) {
+    MmioBinding& m = *static_cast<MmioBinding*>(user);
+    try {
+      return m.handler->read(uint32_t(offset), size);
+    } catch (const std::exception& e) {
+      m.impl->fail("MMIO read at " + hex(m.base + offset) + " failed: " + e.what());
+      return 0;
+    }
+  }
+  static void mmioWrite(uc_engine*, uint64_t offset, unsigned size, uint64_t value, void* user) {
+    MmioBinding& m = *static_cast<MmioBinding*>(user);
+    try {
+      m.handler->write(uint32_t(offset), size, value);
+    } catch (const std::exception& e) {
+      m.impl->fail("MMIO write at " + hex(m.base + offset) + " failed: " + e.what());
+    }
+  }
+
+  // ---- faults -------------------------------------------------------------------------------
+
+  // Unicorn reports a memory fault at the start of its block: find the access by its address.
+  uint32_t faultingInstruction(uint32_t block_pc, uint64_t fault_address) const {
+    if (prev == nullptr || prev->start != block_pc) return block_pc;
+    for (const MemoryOperand& m : prev->memory_operands) {
+      uint32_t base = reg(regId(uint32_t(m.base)));
+      if (!riscv && m.base == 15) base = (m.address + 4) & ~3u;
+      uint32_t address = base;
+      if (!m.post_indexed) {
+        address += uint32_t(m.displacement);
+        if (m.index >= 0) address += reg(regId(uint32_t(m.index))) << m.index_shift;
+      }
+      const uint64_t first = m.descending ? uint64_t(address) - m.bytes : address;
+      if (fault_address >= first && fault_address < first + std::max<uint32_t>(m.bytes, 1))
+        return m.address;
+    }
+    return block_pc;
+  }
+
+  std::string accessName() const {
+    switch (invalid_access_type) {
+      case UC_MEM_READ_UNMAPPED:
+        return "read of unmapped address";
+      case UC_MEM_WRITE_UNMAPPED:
+        return "write to unmapped address";
+      case UC_MEM_FETCH_UNMAPPED:
+        return "instruction fetch from unmapped address";
+      case UC_MEM_WRITE_PROT:
+        return "write to read-only address";
+      case UC_MEM_READ_PROT:
+        return "read of unreadable address";
+      case UC_MEM_FETCH_PROT:
+        return "instruction fetch from non-executable address";
+      default:
+        return "invalid access to address";
+    }
+  }
+
+  RunResult faultResult(uc_err err, uint32_t pc_now) {
+    RunResult r;
+    r.reason = StopReason::kFault;
+    r.pc = pc_now;
+    switch (err) {
+      case UC_ERR_READ_UNMAPPED:
+      case UC_ERR_WRITE_UNMAPPED:
+      case UC_ERR_READ_PROT:
+      case UC_ERR_WRITE_PROT:
+        r.pc = faultingInstruction(pc_now, invalid_access_address);
+        r.fault = accessName() + " " + hex(invalid_access_address);
+        break;
+      case UC_ERR_FETCH_UNMAPPED:
+      case UC_ERR_FETCH_PROT:
+        if (invalid_access_type >= 0) r.pc = uint32_t(invalid_access_address);
+        r.fault = accessName() + " " + hex(invalid_access_address);
+        break;
+      case UC_ERR_INSN_INVALID:
+        r.fault = "invalid instruction";
+        break;
+      case UC_ERR_EXCEPTION:
+        if (riscv) {
+          // The engine stops past the instruction that trapped.
+          r.pc = pc_now - 4;
+          uint32_t word = 0;
+          uc_mem_read(uc, r.pc, &word, 4);
+          r.fault = word == 0x00000073   ? "environment call (ecall)"
+                    : word == 0x00100073 ? "breakpoint (ebreak)"
+                                         : "CPU exception (illegal instruction or misaligned "
+                                           "access)";
+        } else {
+          r.fault = "CPU exception (SVC, BKPT, UDF or a usage fault)";
+        }
+        break;
+      default:
+        r.fault = std::string("engine error: ") + uc_strerror(err);
+    }
+    return r;
+  }
+
+  bool stoppedAtWfi(uint32_t pc_now) const {
+    if (riscv) {
+      uint32_t word = 0;
+      return uc_mem_read(uc, pc_now - 4, &word, 4) == UC_ERR_OK && word == 0x10500073;
+    }
+    uint16_t half[2] = {};
+    if (uc_mem_read(uc, pc_now - 2, &half[1], 2) == UC_ERR_OK &&
+        (half[1] == 0xbf30 || half[1] == 0xbf20))
+      return true;
+    return uc_mem_read(uc, pc_now - 4, half, 4) == UC_ERR_OK && half[0] == 0xf3af &&
+           (half[1] == 0x8003 || half[1] == 0x8002);
+  }
+
+  // Execution ended inside the last block charged (after a WFI the engine may have translated
+  // past it; a fault ends it early): take back the instructions from `at` on. Returns true when
+  // it did.
+  bool unchargeFrom(uint32_t at) {
+    if (prev == nullptr || at <= prev->start || at >= prev->start + prev->bytes) return false;
+    const auto& addresses = prev->instruction_addresses;
+    for (size_t k = 0; k < addresses.size(); ++k) {
+      if (addresses[k] != at) continue;
+      cycles -= prev->base_cycles - prev->cycles_before[k];
+      instructions -= addresses.size() - k;
+      return true;
+    }
+    return false;
+  }
+
+  void abandonAllCalls() {
+    for (Frame& f : frames)
+      if (f.outer) uc_context_free(f.outer);
+    frames.clear();
+    prev = nullptr;
+  }
+
+  // ---- running ------------------------------------------------------------------------------
+
+  RunResult run(uint32_t start_pc) {
+    Frame& frame = frames.back();
+    const uint64_t cycles_before = cycles, instructions_before = instructions;
+    instruction_limit = options.max_instructions == 0
+                            ? std::numeric_limits<uint64_t>::max()
+                            : instructions + (options.max_instructions - frame.instructions_used);
+    prev = frame.prev;
+    stop_requested = stopped_by_request = runaway = false;
+    pending_fault.clear();
+    invalid_access_type = -1;
+    running = true;
+    const uc_err err = uc_emu_start(uc, start_pc | (info.thumb ? 1u : 0u), kReturnSentinel, 0, 0);
+    running = false;
+    const uint32_t pc_now = pc();
+
+    RunResult r;
+    if (!pending_fault.empty()) {
+      r.reason = StopReason::kFault;
+      r.pc = pc_now;
+      r.fault = pending_fault;
+    } else if (err != UC_ERR_OK) {
+      r = faultResult(err, pc_now);
+    } else if (runaway) {
+      r.reason = StopReason::kFault;
+      r.pc = pc_now;
+      r.fault = "runaway: more than " + std::to_string(options.max_instructions) +
+                " instructions in one call";
+    } else if (pc_now == kReturnSentinel) {
+      r.reason = StopReason::kReturned;
+      // The return is a taken branch whose refill the next block would have paid; an interrupt
+      // handler's return is the exception exit instead.
+      if (frame.interrupt)
+        cycles += info.exception_exit_cycles;
+      else if (prev != nullptr && !riscv)
+        cycles += prev->taken_cycles;
+      r.return_value = reg(regId(riscv ? 10 : 0));
+    } else if (stopped_by_request) {
+      r.reason = StopReason::kStopRequested;
+    } else if (stoppedAtWfi(pc_now)) {
+      r.reason = StopReason::kWaitForInterrupt;
+      // The resumed code starts a block of its own without a branch into it.
+      if (unchargeFrom(pc_now)) prev = nullptr;
+    } else {
+      r.reason = StopReason::kFault;
+      r.fault = "execution stopped for no known reason";
+    }
+    if (r.reason != StopReason::kFault) r.pc = pc_now;
+    if (r.reason == StopReason::kFault && err != UC_ERR_OK) unchargeFrom(r.pc);
+    r.cycles = cycles - cycles_before;
+    r.instructions = instructions - instructions_before;
+
+    if (r.reason == StopReason::kFault) {
+      abandonAllCalls();
+    } else if (r.reason == StopReason::kReturned) {
+      uc_context* outer = frame.outer;
+      frames.pop_back();
+      if (outer) {
+        uc_context_restore(uc, outer);
+        uc_context_free(outer);
+      }
+      prev = frames.empty() ? nullptr : frames.back().prev;
+    } else {
+      frame.resume_pc = pc_now;
+      frame.prev = prev;
+      frame.instructions_used += r.instructions;
+    }
+    return r;
+  }
+
+  RunResult start(uint32_t entry, std::initializer_list<uint32_t> args, bool interrupt) {
+    if (running) throw std::logic_error("Cpu::call from inside a running call");
+    const size_t max_args = riscv ? 8 : 4;
+    if (args.size() > max_args)
+      throw std::logic_error("Cpu::call takes at most " + std::to_string(max_args) +
+                             " arguments on this core");
+    Frame frame;
+    frame.interrupt = interrupt;
+    uint32_t sp = kStackTop;
+    if (!frames.empty()) {
+      if (uc_context_alloc(uc, &frame.outer) != UC_ERR_OK)
+        throw std::runtime_error("cannot save the CPU context");
+      uc_context_save(uc, frame.outer);
+      sp = reg(spId());
+    }
+    if (interrupt) sp -= riscv ? kRiscVTrapFrameBytes : kArmStackFrameBytes;
+    sp &= riscv ? ~15u : ~7u;
+    setReg(spId(), sp);
+    uint32_t n = 0;
+    for (uint32_t a : args) setReg(regId(riscv ? 10 + n : n), a), ++n;
+    setReg(riscv ? int(UC_RISCV_REG_RA) : int(UC_ARM_REG_LR),
+           kReturnSentinel | (info.thumb ? 1u : 0u));
+    frames.push_back(frame);
+    if (interrupt) cycles += info.exception_entry_cycles;
+    const uint64_t entry_cycles = interrupt ? info.exception_entry_cycles : 0;
+    RunResult r = run(entry & ~1u);
+    r.cycles += entry_cycles;
+    return r;
+  }
+};
+
+}  // namespace hilsim::iss

@@ -1,0 +1,165 @@
+// Cpu's memories: host memory shared in place, copied read-only regions, the counted model
+// flash, MMIO windows, and loading an ELF image's segments.
+
+#include "cpu_impl.h"
+
+namespace hilsim::iss {
+
+void Cpu::mapHostMemory(uint32_t base, void* host, size_t bytes, bool writable) {
+  if (base % kPageBytes != 0 || reinterpret_cast<uintptr_t>(host) % kPageBytes != 0)
+    throw InputError("mapHostMemory at " + hex(base) +
+                     ": base and host memory must be aligned to " + std::to_string(kPageBytes) +
+                     " bytes");
+  const uc_err err = uc_mem_map_ptr(impl_->uc, base, roundUpToPage(bytes),
+                                    UC_PROT_READ | (writable ? UC_PROT_WRITE : 0), host);
+  if (err != UC_ERR_OK) impl_->engineError("cannot map " + hex(base), err);
+}
+
+void Cpu::mapBytes(uint32_t base, const void* data, size_t bytes) {
+  Impl& s = *impl_;
+  if (base % kPageBytes != 0)
+    throw InputError("mapBytes at " + hex(base) + ": base must be aligned to " +
+                     std::to_string(kPageBytes) + " bytes");
+  const uint64_t size = roundUpToPage(std::max<size_t>(bytes, 1));
+  PageBuffer buffer = allocatePages(size);
+  if (bytes != 0) std::memcpy(buffer.get(), data, bytes);
+  uc_err err;
+  if (s.params.flash_wait_states > 0 && inRegion(base, size, kModelFlashBase, kModelFlashBytes)) {
+    auto region = std::make_unique<Impl::CountedRegion>(
+        Impl::CountedRegion{&s, base, size, std::move(buffer)});
+    err = uc_mmio_map(s.uc, base, size, &Impl::countedRead, region.get(), &Impl::countedWrite,
+                      region.get());
+    if (err == UC_ERR_OK) s.counted.push_back(std::move(region));
+  } else {
+    err = uc_mem_map_ptr(s.uc, base, size, UC_PROT_READ, buffer.get());
+    if (err == UC_ERR_OK) s.owned.emplace_back(base, std::move(buffer));
+  }
+  if (err != UC_ERR_OK) s.engineError("cannot map " + hex(base), err);
+}
+
+void Cpu::unmap(uint32_t base, size_t bytes) {
+  Impl& s = *impl_;
+  const uc_err err = uc_mem_unmap(s.uc, base, roundUpToPage(std::max<size_t>(bytes, 1)));
+  if (err != UC_ERR_OK) s.engineError("cannot unmap " + hex(base), err);
+  for (size_t i = 0; i < s.owned.size();)
+    if (s.owned[i].first == base)
+      s.owned.erase(s.owned.begin() + static_cast<std::ptrdiff_t>(i));
+    else
+      ++i;
+  for (size_t i = 0; i < s.counted.size();)
+    if (s.counted[i]->base == base)
+      s.counted.erase(s.counted.begin() + static_cast<std::ptrdiff_t>(i));
+    else
+      ++i;
+}
+
+void Cpu::mapZeroed(uint32_t base, size_t bytes) {
+  if (base % kPageBytes != 0)
+    throw InputError("mapZeroed at " + hex(base) + ": base must be aligned to " +
+                     std::to_string(kPageBytes) + " bytes");
+  const uc_err err =
+      uc_mem_map(impl_->uc, base, roundUpToPage(bytes), UC_PROT_READ | UC_PROT_WRITE);
+  if (err != UC_ERR_OK) impl_->engineError("cannot map " + hex(base), err);
+}
+
+void Cpu::mapMmio(uint32_t base, size_t bytes, MmioHandler& handler) {
+  Impl& s = *impl_;
+  if (base % kPageBytes != 0)
+    throw InputError("mapMmio at " + hex(base) + ": base must be aligned to " +
+                     std::to_string(kPageBytes) + " bytes");
+  auto binding = std::make_unique<Impl::MmioBinding>(
+      Impl::MmioBinding{&s, base, roundUpToPage(bytes), &handler});
+  const uc_err err = uc_mmio_map(s.uc, base, roundUpToPage(bytes), &Impl::mmioRead, binding.get(),
+                                 &Impl::mmioWrite, binding.get());
+  if (err != UC_ERR_OK) s.engineError("cannot map MMIO at " + hex(base), err);
+  s.mmios.push_back(std::move(binding));
+}
+
+void Cpu::writeMemory(uint32_t address, const void* data, size_t bytes) {
+  const uc_err err = uc_mem_write(impl_->uc, address, data, bytes);
+  if (err != UC_ERR_OK) impl_->engineError("cannot write " + hex(address), err);
+}
+
+void Cpu::readMemory(uint32_t address, void* data, size_t bytes) const {
+  const uc_err err = uc_mem_read(impl_->uc, address, data, bytes);
+  if (err != UC_ERR_OK) impl_->engineError("cannot read " + hex(address), err);
+}
+
+uint32_t Cpu::readRegister(unsigned n) const {
+  if (n >= (impl_->riscv ? 32u : 16u)) throw std::logic_error("no such core register");
+  return impl_->reg(impl_->regId(n));
+}
+
+void Cpu::loadElf(const ElfImage& image) {
+  Impl& s = *impl_;
+  const bool wants_riscv = image.machine() == ElfMachine::kRiscV;
+  if (wants_riscv != s.riscv)
+    throw InputError(image.name() + ": an " + (wants_riscv ? "RISC-V" : "Arm") +
+                     " executable cannot run on " + s.info.preset);
+
+  // The model flash segments become one read-only region spanning them.
+  uint64_t model_first = std::numeric_limits<uint64_t>::max(), model_end = 0;
+  for (const ElfSegment& seg : image.segments()) {
+    if (!inRegion(seg.vaddr, seg.mem_bytes, kModelFlashBase, kModelFlashBytes)) continue;
+    model_first = std::min<uint64_t>(model_first, seg.vaddr / kPageBytes * kPageBytes);
+    model_end = std::max<uint64_t>(model_end, uint64_t(seg.vaddr) + seg.mem_bytes);
+  }
+  if (model_end != 0) {
+    std::vector<uint8_t> span(model_end - model_first, 0);
+    for (const ElfSegment& seg : image.segments())
+      if (inRegion(seg.vaddr, seg.mem_bytes, kModelFlashBase, kModelFlashBytes))
+        std::copy(seg.bytes.begin(), seg.bytes.end(), span.begin() + (seg.vaddr - model_first));
+    mapBytes(uint32_t(model_first), span.data(), span.size());
+  }
+
+  uc_mem_region* regions = nullptr;
+  uint32_t region_count = 0;
+  uc_mem_regions(s.uc, &regions, &region_count);
+  auto mapped = [&](const ElfSegment& seg) {
+    for (uint32_t i = 0; i < region_count; ++i)
+      if (inRegion(seg.vaddr, seg.mem_bytes, regions[i].begin,
+                   regions[i].end - regions[i].begin + 1))
+        return true;
+    return false;
+  };
+  auto in_mmio = [&](const ElfSegment& seg) {
+    for (const auto& m : s.mmios)
+      if (uint64_t(seg.vaddr) < uint64_t(m->base) + m->bytes &&
+          uint64_t(m->base) < uint64_t(seg.vaddr) + seg.mem_bytes)
+        return true;
+    return false;
+  };
+  std::string error;
+  for (const ElfSegment& seg : image.segments()) {
+    if (inRegion(seg.vaddr, seg.mem_bytes, kModelFlashBase, kModelFlashBytes)) continue;
+    if (!mapped(seg) || in_mmio(seg)) {
+      error = image.name() + ": segment at " + hex(seg.vaddr) + " (" +
+              std::to_string(seg.mem_bytes) + " bytes) lies outside mapped memory";
+      break;
+    }
+    uc_mem_write(s.uc, seg.vaddr, seg.bytes.data(), seg.bytes.size());
+    const std::vector<uint8_t> zeros(seg.mem_bytes - seg.bytes.size(), 0);
+    if (!zeros.empty())
+      uc_mem_write(s.uc, seg.vaddr + uint32_t(seg.bytes.size()), zeros.data(), zeros.size());
+  }
+  uc_free(regions);
+  if (!error.empty()) throw InputError(error);
+
+  // Newly written code must be translated and timed afresh; its divides get their hooks first.
+  for (const ElfSegment& seg : image.segments()) {
+    if (!seg.executable) continue;
+    uc_ctl_remove_cache(s.uc, seg.vaddr, uint64_t(seg.vaddr) + seg.mem_bytes);
+    for (const DivideSite& site :
+         scanDivides(s.params.core, seg.vaddr, seg.bytes.data(), seg.bytes.size())) {
+      if (!s.hooked_divides.insert(site.address).second) continue;
+      uc_hook hook;
+      uc_hook_add(s.uc, &hook, UC_HOOK_CODE, reinterpret_cast<void*>(&Impl::divideHook), &s,
+                  site.address, site.address);
+    }
+  }
+  s.blocks.clear();
+  s.fast.assign(kFastSlots, Impl::Slot{});
+  s.divides.clear();
+}
+
+}  // namespace hilsim::iss
