@@ -8,8 +8,8 @@
 #include "hilsim/drv/regs.h"
 #include "hilsim/errors.h"
 #include "hilsim/firmware/host_mcu.h"
-#include "hilsim/firmware/images.h"
 #include "hilsim/iss/memory_map.h"
+#include "hilsim/rt/host_clock.h"
 
 namespace hilsim::firmware {
 namespace {
@@ -29,29 +29,22 @@ class InstantRegisters final : public iss::MmioHandler {
 }
 
 DriverPathCycles measure(const config::HardwareConfig& config) {
-  const HostMcuOptions options{config.cpu.preset, config.cpu.flash_wait_states,
-                               config.cpu.sram_wait_states};
-  const iss::ElfImage image = iss::ElfImage::fromFile(imagePath(options.preset));
-  iss::Cpu cpu(hostCpuOptions(options));
-  cpu.loadElf(image);
-  const auto entry = [&](const char* name) {
-    const iss::ElfSymbol s = image.symbol(name);
-    return s.value | (s.thumb ? 1u : 0u);
-  };
+  rt::CountingClock clock;  // the probe's cycles are read from the ISS, not from a clock
+  HostMcu mcu({config.cpu.preset, config.cpu.flash_wait_states, config.cpu.sram_wait_states},
+              clock);
+  iss::Cpu& cpu = mcu.cpu();
   InstantRegisters registers;
   cpu.mapMmio(iss::kAcceleratorRegsBase, iss::kAcceleratorRegsBytes, registers);
-  for (const char* name : {"hs_cpu_init", "hs_driver_init"}) {
-    const iss::RunResult r = cpu.call(entry(name), {config.accel.num_cores});
-    if (r.reason != iss::StopReason::kReturned) failed(name, r);
-  }
+  const iss::RunResult init = cpu.call(mcu.entry("hs_driver_init"), {config.accel.num_cores});
+  if (init.reason != iss::StopReason::kReturned) failed("hs_driver_init", init);
   DriverPathCycles out;
-  const iss::RunResult submit = cpu.call(entry("hs_driver_submit"), {0x1000, 0, 1, 0});
+  const iss::RunResult submit = cpu.call(mcu.entry("hs_driver_submit"), {0x1000, 0, 1, 0});
   if (submit.reason != iss::StopReason::kReturned) failed("hs_driver_submit", submit);
   out.submit_cycles = submit.cycles;
-  const iss::RunResult asleep = cpu.call(entry("hs_driver_wait"), {});
+  const iss::RunResult asleep = cpu.call(mcu.entry("hs_driver_wait"), {});
   if (asleep.reason != iss::StopReason::kWaitForInterrupt) failed("hs_driver_wait", asleep);
   const uint64_t woken_at = cpu.cycles();
-  const iss::RunResult handler = cpu.callInterrupt(entry("hs_irq_handler"));
+  const iss::RunResult handler = cpu.callInterrupt(mcu.entry("hs_irq_handler"));
   if (handler.reason != iss::StopReason::kReturned) failed("hs_irq_handler", handler);
   const iss::RunResult rest = cpu.resume();
   if (rest.reason != iss::StopReason::kReturned) failed("hs_driver_wait", rest);

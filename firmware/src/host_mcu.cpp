@@ -11,13 +11,6 @@
 namespace hilsim::firmware {
 namespace {
 
-uint32_t pageRound(size_t bytes) {
-  const size_t page = iss::Cpu::kPageBytes;
-  return static_cast<uint32_t>((bytes + page - 1) / page * page);
-}
-
-}  // namespace
-
 iss::CpuOptions hostCpuOptions(const HostMcuOptions& o) {
   const std::optional<iss::Core> core = iss::coreForPreset(o.preset);
   if (!core) throw ConfigError("cpu.preset '" + o.preset + "' has no instruction-set simulator");
@@ -27,6 +20,13 @@ iss::CpuOptions hostCpuOptions(const HostMcuOptions& o) {
   c.sram_wait_states = o.sram_wait_states;
   return c;
 }
+
+uint32_t pageRound(size_t bytes) {
+  const size_t page = iss::Cpu::kPageBytes;
+  return static_cast<uint32_t>((bytes + page - 1) / page * page);
+}
+
+}  // namespace
 
 HostMcu::HostMcu(const HostMcuOptions& options, rt::HostClock& clock)
     : cpu_(std::make_unique<iss::Cpu>(hostCpuOptions(options))),

@@ -21,7 +21,7 @@ TEST(ModelLoader, ConstantDataAtAMisalignedOffsetIsAnError) {
   tflite::BufferT& b = *m.model().buffers.back();
   const std::vector<uint8_t> data = b.data;
   b.data.clear();
-  b.offset = 1u << 20;  // placeholder of the same encoded size
+  b.offset = 1u << 20;  // any offset of the same encoded size; set below
   b.size = data.size();
   std::vector<uint8_t> bytes = m.finish();
   const size_t aligned = (bytes.size() + 3) / 4 * 4;

@@ -24,9 +24,6 @@ struct HostMcuOptions {
   uint32_t sram_wait_states = 0;
 };
 
-// The ISS options of a preset. Throws ConfigError for a preset without an ISS.
-iss::CpuOptions hostCpuOptions(const HostMcuOptions& options);
-
 class HostMcu final : public rt::CpuTarget {
  public:
   // Loads the preset's image and prepares the core (hs_cpu_init). Kernel cycles go to `clock`.
