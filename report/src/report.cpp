@@ -192,11 +192,12 @@ Totals RunReport::totals() const {
 
 Totals RunReport::runTotals() const {
   Totals t;
-  for (const rt::LayerRecord& r : layers) {
-    t.cycles += r.cycles;
-    (r.path == rt::ExecPath::kAccel ? t.accel_cycles : t.cpu_cycles) += r.cycles;
-    t.ref_cycles += r.ref_cycles;
-    t.macs += r.macs;
+  for (const LayerStats& s : layer_stats) {
+    t.cycles += s.cycles_sum;
+    t.accel_cycles += s.accel_cycles_sum;
+    t.cpu_cycles += s.cycles_sum - s.accel_cycles_sum;
+    t.ref_cycles += s.ref_cycles_sum;
+    t.macs += s.macs_sum;
   }
   t.seconds = static_cast<double>(t.cycles) / (config.cpu.clock_mhz * 1e6);
   return t;
@@ -214,6 +215,29 @@ void writeTotals(JsonWriter& json, const char* key, const Totals& t) {
   json.key("macs").value(t.macs);
   json.key("speedup_over_ref")
       .value(t.cycles ? static_cast<double>(t.ref_cycles) / static_cast<double>(t.cycles) : 0.0);
+  json.endObject();
+}
+
+// Sum, extremes and mean (rounded to the nearest) of one figure over a layer's invocations.
+void writeSpread(JsonWriter& json, const char* key, uint64_t sum, uint64_t min, uint64_t max,
+                 uint32_t count) {
+  const uint64_t n = std::max<uint32_t>(count, 1);
+  json.key(key).beginObject();
+  json.key("sum").value(sum).key("min").value(min).key("max").value(max);
+  json.key("mean").value((sum + n / 2) / n);
+  json.endObject();
+}
+
+void writeLayerStats(JsonWriter& json, const LayerStats& s) {
+  json.beginObject();
+  json.key("index").value(s.first.index);
+  json.key("op").value(rt::opName(s.first.op));
+  json.key("name").value(s.first.name);
+  json.key("invocations").value(s.invocations);
+  json.key("accel_invocations").value(s.accel_invocations);
+  writeSpread(json, "cycles", s.cycles_sum, s.cycles_min, s.cycles_max, s.invocations);
+  writeSpread(json, "ref_cycles", s.ref_cycles_sum, s.ref_cycles_min, s.ref_cycles_max,
+              s.invocations);
   json.endObject();
 }
 
@@ -255,6 +279,9 @@ std::string reportJson(const RunReport& report) {
   json.endArray();
   json.key("layers").beginArray();
   for (const rt::LayerRecord& r : report.layers) writeLayer(json, r);
+  json.endArray();
+  json.key("layer_stats").beginArray();
+  for (const LayerStats& s : report.layer_stats) writeLayerStats(json, s);
   json.endArray();
   json.endObject();
   return json.str();
@@ -309,13 +336,8 @@ void printReport(std::ostream& out, const RunReport& report) {
     uint32_t accel_runs = 0;
   };
   std::map<int, Row> rows;
-  for (const rt::LayerRecord& r : report.layers) {
-    Row& row = rows[r.index];
-    if (!row.first) row.first = &r;
-    row.cycles += r.cycles;
-    row.ref_cycles += r.ref_cycles;
-    if (r.path == rt::ExecPath::kAccel) ++row.accel_runs;
-  }
+  for (const LayerStats& s : report.layer_stats)
+    rows[s.first.index] = {&s.first, s.cycles_sum, s.ref_cycles_sum, s.accel_invocations};
   size_t shape_width = 5, op_width = 2;
   for (const auto& [index, row] : rows) {
     shape_width = std::max(shape_width, shapeText(*row.first).size());

@@ -59,7 +59,7 @@ void runFrames(rt::Interpreter& interp, const RunSpec& spec, RunResult* result) 
     frames = spec.input.size() / in.bytes;
   }
   Rng rng(spec.seed);
-  result->output.reserve(static_cast<size_t>(frames) * out.bytes);
+  if (spec.keep_output) result->output.reserve(static_cast<size_t>(frames) * out.bytes);
   for (uint64_t f = 0; f < frames; ++f) {
     if (spec.input.empty()) {
       for (size_t i = 0; i < interp.inputCount(); ++i) fillRandom(interp.input(i), rng);
@@ -68,7 +68,8 @@ void runFrames(rt::Interpreter& interp, const RunSpec& spec, RunResult* result) 
       for (size_t i = 1; i < interp.inputCount(); ++i) fillRandom(interp.input(i), rng);
     }
     interp.invoke();
-    result->output.insert(result->output.end(), out.data, out.data + out.bytes);
+    if (spec.keep_output)
+      result->output.insert(result->output.end(), out.data, out.data + out.bytes);
   }
   result->report.invocations = static_cast<uint32_t>(frames);
   result->report.arena_bytes = interp.arenaPlan().total_bytes;
@@ -79,8 +80,13 @@ void runFrames(rt::Interpreter& interp, const RunSpec& spec, RunResult* result) 
 class TracingProfiler final : public rt::Profiler {
  public:
   TracingProfiler(report::LayerCollector& collector, model::HostCpu& host,
-                  model::Timeline* timeline, sc_core::sc_time cpu_period)
-      : collector_(collector), host_(host), timeline_(timeline), cpu_period_(cpu_period) {}
+                  const rt::AccelContext& accel, model::Timeline* timeline,
+                  sc_core::sc_time cpu_period)
+      : collector_(collector),
+        host_(host),
+        accel_(accel),
+        timeline_(timeline),
+        cpu_period_(cpu_period) {}
   void beginLayer(uint32_t invocation, int node) override {
     if (invocation != invocation_) host_.traceInvocation(invocation_ = invocation);
     host_.traceLayer(node);
@@ -93,14 +99,23 @@ class TracingProfiler final : public rt::Profiler {
                        cpu_period_ * static_cast<double>(record.start_cycle),
                        cpu_period_ * static_cast<double>(record.start_cycle + record.cycles));
     collector_.endLayer(record);
+    // The first failed job fails the layer whose record this is.
+    if (!accel_records_at_failure_ && !accel_.failures().empty())
+      accel_records_at_failure_ = collector_.accelRecords();
+  }
+  // Accelerated layers that completed after the layer of the first failed job.
+  uint64_t accelRecordsAfterFailure() const {
+    return collector_.accelRecords() - accel_records_at_failure_.value_or(0);
   }
 
  private:
   report::LayerCollector& collector_;
   model::HostCpu& host_;
+  const rt::AccelContext& accel_;
   model::Timeline* timeline_;
   sc_core::sc_time cpu_period_;
   uint32_t invocation_ = UINT32_MAX;
+  std::optional<uint64_t> accel_records_at_failure_;
 };
 
 void runOnCountingClock(rt::Model& model, const RunSpec& spec, RunResult* result,
@@ -132,16 +147,9 @@ std::string gtkwPath(const std::string& vcd_path) {
 }
 
 // One line for the failed accelerator jobs: the first, where it happened, and how many
-// accelerator jobs ran after it.
-std::string summarizeFailures(const std::vector<rt::JobFailure>& failures,
-                              const std::vector<rt::LayerRecord>& records) {
+// accelerator jobs (`later`) ran after it.
+std::string summarizeFailures(const std::vector<rt::JobFailure>& failures, uint64_t later) {
   const rt::JobFailure& first = failures.front();
-  size_t later = 0;
-  bool after_first = false;
-  for (const rt::LayerRecord& r : records) {
-    if (after_first && r.path == rt::ExecPath::kAccel) ++later;
-    if (r.invocation == first.invocation && r.index == first.op_index) after_first = true;
-  }
   return "invocation " + std::to_string(first.invocation) + ", " + first.describe() +
          (failures.size() > 1 ? "; " + std::to_string(failures.size() - 1) + " more jobs failed"
                               : std::string()) +
@@ -190,10 +198,11 @@ void runOnSimulatedPlatform(rt::Model& model, const RunSpec& spec, RunResult* re
   const uint64_t cpu_ps = config::platformTiming(spec.config).clocks.cpu_ps;
   const sc_core::sc_time cpu_period(static_cast<double>(cpu_ps), sc_core::SC_PS);
   std::vector<rt::JobFailure> failures;
+  uint64_t later_accel_jobs = 0;
   sc_core::sc_time end;
   runSession(spec.config, spec.mode, tracer.get(), [&](HostSide& side) {
     side.accel.loadMetadataPlans(model);
-    TracingProfiler profiler(collector, side.host, timeline.get(), cpu_period);
+    TracingProfiler profiler(collector, side.host, side.accel, timeline.get(), cpu_period);
     rt::InterpreterOptions options;
     options.clock = &side.host;
     options.profiler = &profiler;
@@ -208,8 +217,9 @@ void runOnSimulatedPlatform(rt::Model& model, const RunSpec& spec, RunResult* re
     result->report.simulated_cycles = side.host.now();
     if (side.mcu) result->report.iss_instructions = side.mcu->cpu().instructions();
     end = cpu_period * static_cast<double>(side.host.now());
+    later_accel_jobs = profiler.accelRecordsAfterFailure();
   });
-  if (!failures.empty()) result->failure = summarizeFailures(failures, collector.records());
+  if (!failures.empty()) result->failure = summarizeFailures(failures, later_accel_jobs);
   if (timeline) {
     if (spec.timeline_layers)
       layerWindow("--timeline-layers", *spec.timeline_layers, collector.records());
@@ -233,7 +243,7 @@ RunResult runModel(rt::Model& model, const RunSpec& spec) {
   report.mode = modeName(spec.mode);
   report.config_source = spec.config_source;
   report.config = spec.config;
-  report::LayerCollector collector;
+  report::LayerCollector collector(spec.per_invocation);
   const auto start = std::chrono::steady_clock::now();
   if (spec.mode == Mode::kRef && !spec.vcd_path && !spec.timeline_path)
     runOnCountingClock(model, spec, &result, collector);
@@ -242,6 +252,8 @@ RunResult runModel(rt::Model& model, const RunSpec& spec) {
   report.host_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   report.layers = collector.records();
+  report.per_invocation = spec.per_invocation;
+  report.layer_stats = collector.stats();
   return result;
 }
 

@@ -44,7 +44,7 @@ int runCommand(int argc, char** argv, int first) {
       vcd_layers, timeline, timeline_layers;
   std::vector<std::string> sets;
   std::string mode = "auto", seed = "1", invocations;
-  bool quiet = false;
+  bool quiet = false, per_invocation = false;
   ArgParser args("run",
                  "Simulates inference of a .tflite model on the configured hardware and prints\n"
                  "the per-layer table. Without --model it runs the bundled demo MLP; without\n"
@@ -67,12 +67,16 @@ int runCommand(int argc, char** argv, int first) {
   args.option("--seed", &seed, "S", "seed of the pseudo-random inputs (default 1)");
   args.option("--invocations", &invocations, "N",
               "invocations with pseudo-random inputs (default 1; not with --input)");
+  args.flag("--per-invocation", &per_invocation,
+            "keep every invocation's layer records in --report and --csv (default: the first's)");
   args.flag("--quiet", &quiet, "do not print the table");
   if (!args.parse(argc, argv, first)) return 0;
 
   sim::RunSpec spec;
   spec.mode = sim::parseMode(mode, "--mode");
   spec.seed = parseUnsigned("--seed", seed);
+  spec.per_invocation = per_invocation;
+  spec.keep_output = output.has_value();
   if (!invocations.empty()) {
     if (input) throw UsageError("--invocations cannot be combined with --input");
     spec.invocations = parseUnsigned("--invocations", invocations);

@@ -9,18 +9,9 @@
 #include <vector>
 
 #include "hilsim/config/hardware_config.h"
-#include "hilsim/rt/profiler.h"
+#include "hilsim/report/collector.h"
 
 namespace hilsim::report {
-
-class LayerCollector final : public rt::Profiler {
- public:
-  void endLayer(const rt::LayerRecord& record) override { records_.push_back(record); }
-  const std::vector<rt::LayerRecord>& records() const { return records_; }
-
- private:
-  std::vector<rt::LayerRecord> records_;
-};
 
 // Cycles, MACs and time of a run: summed over its invocations (RunReport::runTotals) or per
 // invocation (RunReport::totals: the sums divided by the invocations, rounded to the nearest).
@@ -39,7 +30,13 @@ struct RunReport {
   std::string mode;
   std::string config_source;  // path, or "embedded defaults"
   config::HardwareConfig config;
+  // JSON `layers` and the CSV's rows: the first invocation's records, or every invocation's when
+  // per_invocation (LayerCollector::records()).
   std::vector<rt::LayerRecord> layers;
+  bool per_invocation = false;
+  // Per layer over every invocation (LayerCollector::stats()): the table, the totals and JSON
+  // `layer_stats` come from these.
+  std::vector<LayerStats> layer_stats;
   uint32_t invocations = 0;
   double host_seconds = 0.0;
   uint64_t simulated_cycles = 0;  // host-clock cycles from start to end of the run

@@ -21,6 +21,11 @@ struct RunSpec {
   std::vector<uint8_t> input;
   uint64_t invocations = 1;  // used when `input` is empty
   uint64_t seed = 1;
+  // Keep every invocation's layer record in the report (RunReport::layers); otherwise only the
+  // first invocation's, with the per-layer figures of the whole run (RunReport::layer_stats).
+  bool per_invocation = false;
+  // Collect output tensor 0 of every invocation in RunResult::output.
+  bool keep_output = true;
   std::optional<std::string> vcd_path;            // write a VCD trace here
   std::optional<std::pair<int, int>> vcd_layers;  // bound the trace to layers A..B
   // Write a Chrome trace-event / Perfetto timeline here, bounded to layers A..B when given.
@@ -30,7 +35,8 @@ struct RunSpec {
 
 struct RunResult {
   report::RunReport report;
-  std::vector<uint8_t> output;  // output tensor 0 of every invocation, concatenated
+  // Output tensor 0 of every invocation, concatenated (empty unless RunSpec::keep_output).
+  std::vector<uint8_t> output;
   // Accelerator jobs that failed, summarized in one line: the device was soft-reset, the layer
   // computed on the CPU and the run went on. Non-empty means the run failed (exit 3), though its
   // outputs and report are complete.
