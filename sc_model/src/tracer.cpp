@@ -11,6 +11,7 @@
 #include <map>
 #include <ostream>
 #include <sstream>
+#include <stdexcept>
 
 #include "hilsim/errors.h"
 
@@ -43,8 +44,29 @@ std::string valueText(const Tracer::SignalInfo& s, bool known, uint64_t value,
 
 }  // namespace
 
+namespace {
+constexpr size_t kOutBytes = size_t{1} << 16;  // text gathered before one fwrite
+}  // namespace
+
+Tracer::~Tracer() {
+  if (file_) {
+    std::fclose(file_);
+    std::remove(tmp_path_.c_str());
+  }
+}
+
+void Tracer::open(const std::string& path, const std::string& version) {
+  path_ = path;
+  version_ = version;
+  tmp_path_ = path + ".tmp." + std::to_string(::getpid());
+  file_ = std::fopen(tmp_path_.c_str(), "wb");
+  if (!file_) throw InputError("cannot write trace '" + path + "'");
+  out_.reserve(kOutBytes + 256);
+}
+
 Tracer::Signal Tracer::add(const std::string& scope, const std::string& name, uint32_t width_bits,
                            std::optional<uint64_t> initial) {
+  if (dumped_) throw std::logic_error("Tracer::add after the trace's header was written");
   signals_.push_back({scope, name, width_bits, initial});
   if (sink_) sink_->onAdd(signals_.back());
   return static_cast<Signal>(signals_.size() - 1);
@@ -52,73 +74,145 @@ Tracer::Signal Tracer::add(const std::string& scope, const std::string& name, ui
 
 void Tracer::set(Signal signal, std::optional<uint64_t> value, const sc_core::sc_time& t) {
   if (sink_) sink_->onChange(signal, signals_[signal], value, t);
-  if (keep_changes_)
-    changes_.push_back({t.value(), changes_.size(), signal, value.has_value(), value.value_or(0)});
+  if (!file_) return;
+  ++recorded_;
+  last_time_ps_ = std::max<uint64_t>(last_time_ps_, t.value());
+  if (t.value() < written_until_ps_)
+    throw SimulationError("trace: a change of " + signals_[signal].scope + "." +
+                          signals_[signal].name + " at " + std::to_string(t.value()) +
+                          " ps was recorded after the trace was written up to " +
+                          std::to_string(written_until_ps_) + " ps");
+  pending_.push_back({t.value(), seq_++, signal, value.has_value(), value.value_or(0)});
+  if (pending_.size() >= flush_at_) {
+    // Nothing is recorded before the current time any more, so the changes before it are final.
+    flush(sc_core::sc_time_stamp().value());
+    flush_at_ = std::max(kFlushChanges, 2 * pending_.size());
+  }
 }
 
 void Tracer::setWindow(sc_core::sc_time from, sc_core::sc_time to) {
-  window_ps_ = {from.value(), to.value()};
+  windowed_ = true;
+  window_from_ = from.value();
+  window_to_ = to.value();
 }
 
-void Tracer::write(const std::string& path, const std::string& version) const {
-  std::vector<Change> sorted = changes_;
-  std::stable_sort(sorted.begin(), sorted.end(), [](const Change& a, const Change& b) {
+void Tracer::windowStart(sc_core::sc_time from) {
+  windowed_ = true;
+  window_from_ = from.value();
+  window_to_at_least_ = std::max<uint64_t>(window_to_at_least_, from.value());
+}
+
+void Tracer::windowEndsAfter(sc_core::sc_time t) {
+  window_to_at_least_ = std::max<uint64_t>(window_to_at_least_, t.value());
+}
+
+void Tracer::windowEnd(sc_core::sc_time to) {
+  window_to_ = to.value();
+}
+
+void Tracer::abandon() {
+  abandoned_ = true;
+  closeFile();
+  std::remove(tmp_path_.c_str());
+  pending_.clear();
+  pending_.shrink_to_fit();
+}
+
+void Tracer::emit(const std::string& text) {
+  out_ += text;
+  if (out_.size() >= kOutBytes) {
+    if (std::fwrite(out_.data(), 1, out_.size(), file_) != out_.size()) failed_ = true;
+    out_.clear();
+  }
+}
+
+void Tracer::closeFile() {
+  if (!file_) return;
+  if (!out_.empty() && std::fwrite(out_.data(), 1, out_.size(), file_) != out_.size())
+    failed_ = true;
+  out_.clear();
+  if (std::fclose(file_) != 0) failed_ = true;
+  file_ = nullptr;
+}
+
+void Tracer::writeDump() {
+  std::ostringstream head;
+  head << "$version " << version_ << " $end\n";
+  for (const std::string& c : comments_) head << "$comment " << c << " $end\n";
+  head << "$timescale 1ps $end\n";
+  writeScopes(head);
+  head << "$enddefinitions $end\n";
+  const uint64_t from = window_from_.value_or(0);
+  head << "#" << from << "\n$dumpvars\n";
+  emit(head.str());
+  for (size_t i = 0; i < signals_.size(); ++i)
+    emit(valueText(signals_[i], current_[i].first, current_[i].second, ids_[i]) + "\n");
+  emit("$end\n");
+  dumped_ = true;
+}
+
+void Tracer::flush(uint64_t horizon_ps) {
+  if (!file_) return;
+  if (ids_.empty() && !signals_.empty()) {
+    for (size_t i = 0; i < signals_.size(); ++i) {
+      ids_.push_back(identifier(static_cast<uint32_t>(i)));
+      current_.emplace_back(signals_[i].initial.has_value(), signals_[i].initial.value_or(0));
+    }
+    last_change_.assign(signals_.size(), -1);
+  }
+  // Changes are recorded nearly in time order; seq keeps the recording order within a time.
+  std::sort(pending_.begin(), pending_.end(), [](const Change& a, const Change& b) {
     return a.time_ps != b.time_ps ? a.time_ps < b.time_ps : a.seq < b.seq;
   });
-  const uint64_t from = window_ps_ ? window_ps_->first : 0;
-  const uint64_t to = window_ps_ ? window_ps_->second : UINT64_MAX;
-
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  std::ofstream out(tmp, std::ios::binary);
-  if (!out) throw InputError("cannot write trace '" + path + "'");
-  out << "$version " << version << " $end\n";
-  for (const std::string& c : comments_) out << "$comment " << c << " $end\n";
-  out << "$timescale 1ps $end\n";
-  writeScopes(out);
-  out << "$enddefinitions $end\n";
-
-  // Values current at the window start.
-  std::vector<std::pair<bool, uint64_t>> current(signals_.size());
-  for (size_t i = 0; i < signals_.size(); ++i)
-    current[i] = {signals_[i].initial.has_value(), signals_[i].initial.value_or(0)};
-  size_t c = 0;
-  for (; c < sorted.size() && sorted[c].time_ps < from; ++c)
-    current[sorted[c].signal] = {sorted[c].known, sorted[c].value};
-  out << "#" << from << "\n$dumpvars\n";
-  for (size_t i = 0; i < signals_.size(); ++i)
-    out << valueText(signals_[i], current[i].first, current[i].second,
-                     identifier(static_cast<uint32_t>(i)))
-        << "\n";
-  out << "$end\n";
+  // Before windowStart() every final change precedes the window (it starts at a later time).
+  const uint64_t from = windowed_ ? window_from_.value_or(UINT64_MAX) : 0;
+  // Up to which time changes can be written: all of the window, once its end is known.
+  const uint64_t writable = !windowed_ || window_to_ ? UINT64_MAX : window_to_at_least_;
+  const uint64_t to = windowed_ && window_to_ ? *window_to_ : UINT64_MAX;
 
   // Changes at one timestamp collapse to each signal's last value there.
-  std::vector<int64_t> last_change(signals_.size(), -1);
   std::vector<Signal> touched;
-  while (c < sorted.size() && sorted[c].time_ps <= to) {
-    const uint64_t time = sorted[c].time_ps;
+  size_t c = 0;
+  while (c < pending_.size() && pending_[c].time_ps < horizon_ps) {
+    const uint64_t time = pending_[c].time_ps;
+    if (time >= from && time > writable) break;  // the window may end before it: hold
+    size_t end = c;
     touched.clear();
-    for (; c < sorted.size() && sorted[c].time_ps == time; ++c) {
-      if (last_change[sorted[c].signal] < 0) touched.push_back(sorted[c].signal);
-      last_change[sorted[c].signal] = static_cast<int64_t>(c);
+    for (; end < pending_.size() && pending_[end].time_ps == time; ++end) {
+      if (last_change_[pending_[end].signal] < 0) touched.push_back(pending_[end].signal);
+      last_change_[pending_[end].signal] = static_cast<int64_t>(end);
     }
+    if (time >= from && !dumped_) writeDump();
     bool stamped = time == from;
     for (Signal sig : touched) {
-      const Change& ch = sorted[static_cast<size_t>(last_change[sig])];
-      last_change[sig] = -1;
-      auto& cur = current[sig];
+      const Change& ch = pending_[static_cast<size_t>(last_change_[sig])];
+      last_change_[sig] = -1;
+      if (time > to) continue;  // after the window: dropped
+      auto& cur = current_[sig];
       if (cur.first == ch.known && cur.second == ch.value) continue;
       cur = {ch.known, ch.value};
+      if (time < from) continue;  // before the window: only the value current at its start
       if (!stamped) {
-        out << "#" << time << "\n";
+        emit("#" + std::to_string(time) + "\n");
         stamped = true;
       }
-      out << valueText(signals_[sig], ch.known, ch.value, identifier(sig)) << "\n";
+      emit(valueText(signals_[sig], ch.known, ch.value, ids_[sig]) + "\n");
     }
+    c = end;
+    written_until_ps_ = time + 1;
   }
-  out.close();
-  if (!out || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw InputError("cannot write trace '" + path + "'");
+  pending_.erase(pending_.begin(), pending_.begin() + static_cast<std::ptrdiff_t>(c));
+}
+
+void Tracer::finish() {
+  if (abandoned_ || (windowed_ && !windowKnown()))
+    throw InputError("trace '" + path_ + "': its window was never reached");
+  flush(UINT64_MAX);
+  if (!dumped_) writeDump();
+  closeFile();
+  if (failed_ || std::rename(tmp_path_.c_str(), path_.c_str()) != 0) {
+    std::remove(tmp_path_.c_str());
+    throw InputError("cannot write trace '" + path_ + "'");
   }
 }
 
@@ -258,10 +352,8 @@ std::vector<Tracer::GtkwFilter> Tracer::gtkwFilters(const std::string& gtkw_path
 }
 
 std::pair<uint64_t, uint64_t> Tracer::timeRange() const {
-  if (window_ps_) return *window_ps_;
-  uint64_t end = 0;
-  for (const Change& c : changes_) end = std::max(end, c.time_ps);
-  return {0, end};
+  if (windowKnown()) return {*window_from_, *window_to_};
+  return {0, last_time_ps_};
 }
 
 void Tracer::writeText(const std::string& path, const std::string& text, const std::string& what) {

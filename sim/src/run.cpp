@@ -87,9 +87,26 @@ class TracingProfiler final : public rt::Profiler {
         accel_(accel),
         timeline_(timeline),
         cpu_period_(cpu_period) {}
+  // Bounds the VCD written by `tracer` to the first invocation's layers `range` as they run.
+  void boundTrace(model::Tracer* tracer, const std::pair<int, int>& range) {
+    window_tracer_ = tracer;
+    window_layers_ = range;
+    tracer->boundWindow();
+  }
   void beginLayer(uint32_t invocation, int node) override {
     if (invocation != invocation_) host_.traceInvocation(invocation_ = invocation);
     host_.traceLayer(node);
+    if (!window_tracer_) return;
+    if (invocation != 0) {
+      // The first invocation did not have the layers: run() reports it, the VCD is not written.
+      if (!window_tracer_->windowKnown()) window_tracer_->abandon();
+      window_tracer_ = nullptr;
+      return;
+    }
+    // The window starts when layer A starts, and cannot end before a layer up to B starts.
+    const sc_core::sc_time now = cpu_period_ * static_cast<double>(host_.now());
+    if (node == window_layers_.first) window_tracer_->windowStart(now);
+    if (node <= window_layers_.second) window_tracer_->windowEndsAfter(now);
   }
   void endLayer(const rt::LayerRecord& record) override {
     host_.traceLayer(std::nullopt);
@@ -98,6 +115,9 @@ class TracingProfiler final : public rt::Profiler {
                        rt::pathName(record.path),
                        cpu_period_ * static_cast<double>(record.start_cycle),
                        cpu_period_ * static_cast<double>(record.start_cycle + record.cycles));
+    if (window_tracer_ && record.invocation == 0 && record.index == window_layers_.second)
+      window_tracer_->windowEnd(cpu_period_ *
+                                static_cast<double>(record.start_cycle + record.cycles));
     collector_.endLayer(record);
     // The first failed job fails the layer whose record this is.
     if (!accel_records_at_failure_ && !accel_.failures().empty())
@@ -116,6 +136,8 @@ class TracingProfiler final : public rt::Profiler {
   sc_core::sc_time cpu_period_;
   uint32_t invocation_ = UINT32_MAX;
   std::optional<uint64_t> accel_records_at_failure_;
+  model::Tracer* window_tracer_ = nullptr;
+  std::pair<int, int> window_layers_;
 };
 
 void runOnCountingClock(rt::Model& model, const RunSpec& spec, RunResult* result,
@@ -176,21 +198,13 @@ std::pair<uint64_t, uint64_t> layerWindow(const std::string& option,
   return {*from, *to};
 }
 
-// Bounds the trace to the first invocation's layers `range`.
-void setTraceWindow(model::Tracer& tracer, const std::pair<int, int>& range, uint64_t cpu_ps,
-                    const std::vector<rt::LayerRecord>& records) {
-  const auto [from, to] = layerWindow("--vcd-layers", range, records);
-  const sc_core::sc_time period(static_cast<double>(cpu_ps), sc_core::SC_PS);
-  tracer.setWindow(period * static_cast<double>(from), period * static_cast<double>(to));
-}
-
 void runOnSimulatedPlatform(rt::Model& model, const RunSpec& spec, RunResult* result,
                             report::LayerCollector& collector) {
-  // The timeline listens to the tracer's signals; without a VCD the tracer keeps none of them.
+  // The timeline listens to the tracer's signals; the tracer writes the VCD as the run goes.
   std::unique_ptr<model::Tracer> tracer;
   std::unique_ptr<model::Timeline> timeline;
-  if (spec.vcd_path || spec.timeline_path)
-    tracer = std::make_unique<model::Tracer>(spec.vcd_path.has_value());
+  if (spec.vcd_path || spec.timeline_path) tracer = std::make_unique<model::Tracer>();
+  if (spec.vcd_path) tracer->open(*spec.vcd_path, std::string("hilsim ") + HILSIM_VERSION);
   if (spec.timeline_path) {
     timeline = std::make_unique<model::Timeline>(*spec.timeline_path, spec.timeline_layers);
     tracer->setSink(timeline.get());
@@ -203,6 +217,7 @@ void runOnSimulatedPlatform(rt::Model& model, const RunSpec& spec, RunResult* re
   runSession(spec.config, spec.mode, tracer.get(), [&](HostSide& side) {
     side.accel.loadMetadataPlans(model);
     TracingProfiler profiler(collector, side.host, side.accel, timeline.get(), cpu_period);
+    if (spec.vcd_path && spec.vcd_layers) profiler.boundTrace(tracer.get(), *spec.vcd_layers);
     rt::InterpreterOptions options;
     options.clock = &side.host;
     options.profiler = &profiler;
@@ -227,8 +242,8 @@ void runOnSimulatedPlatform(rt::Model& model, const RunSpec& spec, RunResult* re
     tracer->setSink(nullptr);
   }
   if (spec.vcd_path) {
-    if (spec.vcd_layers) setTraceWindow(*tracer, *spec.vcd_layers, cpu_ps, collector.records());
-    tracer->write(*spec.vcd_path, std::string("hilsim ") + HILSIM_VERSION);
+    if (spec.vcd_layers) layerWindow("--vcd-layers", *spec.vcd_layers, collector.records());
+    tracer->finish();
     tracer->writeGtkw(gtkwPath(*spec.vcd_path), *spec.vcd_path);
   }
 }
