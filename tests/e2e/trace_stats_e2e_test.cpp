@@ -35,10 +35,10 @@ class TraceStatsRun : public ::testing::Test {
  protected:
   void SetUp() override {
     expectOk(runHilsim({"gen-model", "--layers", "512,256,64", "--out", dir_ + "/m.tflite"}));
-    expectOk(
-        runHilsim({"run", "--model", dir_ + "/m.tflite", "--config",
-                   std::string(HILSIM_SOURCE_DIR) + "/configs/m4.yaml", "--mode", "accel",
-                   "--invocations", "3", "--vcd", vcd_, "--report", dir_ + "/r.json", "--quiet"}));
+    expectOk(runHilsim({"run", "--model", dir_ + "/m.tflite", "--config",
+                        std::string(HILSIM_SOURCE_DIR) + "/configs/m4.yaml", "--mode", "accel",
+                        "--invocations", "3", "--per-invocation", "--vcd", vcd_, "--report",
+                        dir_ + "/r.json", "--quiet"}));
     report_ = YAML::LoadFile(dir_ + "/r.json");
   }
   YAML::Node stats(const std::vector<std::string>& extra = {}) {

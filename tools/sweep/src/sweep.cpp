@@ -59,10 +59,10 @@ std::vector<std::string> pointCommand(const std::string& self, const std::string
     argv.push_back("--set");
     argv.push_back(k + "=" + v);
   }
-  for (const std::string& a :
-       {std::string("--mode"), spec.mode, std::string("--invocations"),
-        std::to_string(spec.invocations), std::string("--seed"), std::to_string(spec.seed),
-        std::string("--csv"), out + "/layers.csv", std::string("--quiet")})
+  for (const std::string& a : {std::string("--mode"), spec.mode, std::string("--invocations"),
+                               std::to_string(spec.invocations), std::string("--seed"),
+                               std::to_string(spec.seed), std::string("--csv"), out + "/layers.csv",
+                               std::string("--per-invocation"), std::string("--quiet")})
     argv.push_back(a);
   return argv;
 }

@@ -1,0 +1,123 @@
+// Memory independent of run length: the whole hilsim process's peak resident set (from wait4's
+// rusage) for long runs and large traces stays within a fixed margin of a one-invocation run's.
+
+#include <gtest/gtest.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "files.h"
+#include "golden_cases.h"
+#include "hilsim/vcd/vcd_reader.h"
+#include "runner.h"
+
+namespace hilsim::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The growth allowed over a one-invocation run of the same kind, in KiB.
+constexpr long kMarginKib = 16 * 1024;
+
+struct Peak {
+  int exit_code = -1;
+  long max_rss_kib = 0;
+};
+
+// Runs hilsim with `args` and returns its exit code and peak resident set.
+Peak runMeasured(const std::vector<std::string>& args) {
+  const int pid = startHilsim(args);
+  int status = 0;
+  struct rusage usage {};
+  Peak peak;
+  if (wait4(pid, &status, 0, &usage) != pid) return peak;
+  peak.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  peak.max_rss_kib = usage.ru_maxrss;
+  return peak;
+}
+
+std::string helloWorld() {
+  return sharedDir() + "/models/hello_world_int8.tflite";
+}
+
+class Memory : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = makeTestDir(); }
+  // hello_world on the simulated platform (accel mode), with the report and CSV written.
+  std::vector<std::string> accelRun(const std::string& invocations) const {
+    return {"run",       "--model", helloWorld(), "--mode",         "accel", "--invocations",
+            invocations, "--quiet", "--report",   dir_ + "/r.json", "--csv", dir_ + "/r.csv"};
+  }
+  std::string dir_;
+};
+
+// Each invocation's layer records are summed as the run goes, not kept: 40,000 invocations of
+// three offloaded layers (120,000 records) in the memory of one.
+TEST_F(Memory, InvocationsOnThePlatformDoNotGrowIt) {
+  const Peak one = runMeasured(accelRun("1"));
+  const Peak many = runMeasured(accelRun("40000"));
+  ASSERT_EQ(one.exit_code, 0);
+  ASSERT_EQ(many.exit_code, 0);
+  EXPECT_LT(many.max_rss_kib - one.max_rss_kib, kMarginKib)
+      << "1 invocation: " << one.max_rss_kib << " KiB, 40000: " << many.max_rss_kib << " KiB";
+}
+
+// The same on the counting clock (ref mode without a trace), 200,000 invocations.
+TEST_F(Memory, InvocationsOnTheCountingClockDoNotGrowIt) {
+  auto args = [&](const char* n) {
+    return std::vector<std::string>{
+        "run", "--model", helloWorld(), "--mode",         "ref",   "--invocations",
+        n,     "--quiet", "--report",   dir_ + "/r.json", "--csv", dir_ + "/r.csv"};
+  };
+  const Peak one = runMeasured(args("1"));
+  const Peak many = runMeasured(args("200000"));
+  ASSERT_EQ(one.exit_code, 0);
+  ASSERT_EQ(many.exit_code, 0);
+  EXPECT_LT(many.max_rss_kib - one.max_rss_kib, kMarginKib)
+      << "1 invocation: " << one.max_rss_kib << " KiB, 200000: " << many.max_rss_kib << " KiB";
+}
+
+// Counts a VCD's timestamps and value changes and checks the timestamps only grow.
+struct Counter final : vcd::Handler {
+  uint64_t times = 0, changes = 0, last = 0;
+  bool ordered = true;
+  void header(const vcd::Header&) override {}
+  void time(uint64_t t) override {
+    ordered = ordered && (times == 0 || t > last);
+    last = t;
+    ++times;
+  }
+  void change(size_t, vcd::ValueKind, std::string_view) override { ++changes; }
+};
+
+// The VCD is written as the simulation goes: a trace of tens of MB in the memory of a short one.
+TEST_F(Memory, ALargeTraceIsWrittenAsTheRunGoes) {
+  const std::string vcd = dir_ + "/t.vcd";
+  auto args = [&](const char* n) {
+    return std::vector<std::string>{"run",           "--model", helloWorld(), "--mode", "accel",
+                                    "--invocations", n,         "--quiet",    "--vcd",  vcd};
+  };
+  const Peak one = runMeasured(args("1"));
+  ASSERT_EQ(one.exit_code, 0);
+  const Peak many = runMeasured(args("12000"));
+  ASSERT_EQ(many.exit_code, 0);
+  const uintmax_t bytes = fs::file_size(vcd);
+  EXPECT_GT(bytes, 20u << 20) << "the trace is too small to show anything";
+  EXPECT_LT(many.max_rss_kib - one.max_rss_kib, kMarginKib)
+      << "1 invocation: " << one.max_rss_kib << " KiB; 12000 invocations, a " << (bytes >> 20)
+      << " MB trace: " << many.max_rss_kib << " KiB";
+  // Complete and in time order; no temporary file left beside it.
+  Counter counter;
+  vcd::readFile(vcd, counter);
+  EXPECT_TRUE(counter.ordered);
+  EXPECT_GT(counter.changes, 1000000u);
+  for (const auto& entry : fs::directory_iterator(dir_))
+    EXPECT_EQ(entry.path().filename().string().find(".tmp."), std::string::npos) << entry.path();
+}
+
+}  // namespace
+}  // namespace hilsim::test
