@@ -41,6 +41,7 @@ class DeviceMemory : public ::testing::Test {
             dir_ + "/" + tag + ".bin",
             "--report",
             dir_ + "/" + tag + ".json",
+            "--per-invocation",
             "--quiet"};
   }
   std::string dir_;

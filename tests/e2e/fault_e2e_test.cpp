@@ -63,6 +63,7 @@ class FaultRuns : public ::testing::Test {
                                      dir_ + "/" + tag + ".bin",
                                      "--report",
                                      dir_ + "/" + tag + ".json",
+                                     "--per-invocation",
                                      "--quiet"};
     args.insert(args.end(), extra.begin(), extra.end());
     return args;

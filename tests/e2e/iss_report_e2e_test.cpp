@@ -86,9 +86,9 @@ TEST_F(IssReport, TheCostModelSaysSo) {
 TEST_F(IssReport, PredictionIncludesTheFirmwareDriver) {
   for (const char* preset : {"cortex-m4f", "rv32im"}) {
     const std::string report = dir_ + "/predict2-" + preset + ".json";
-    const RunOutcome out =
-        runHilsim({"run", "--model", model(), "--mode", "accel", "--quiet", "--invocations", "2",
-                   "--report", report, "--set", std::string("cpu.preset=") + preset});
+    const RunOutcome out = runHilsim({"run", "--model", model(), "--mode", "accel", "--quiet",
+                                      "--invocations", "2", "--per-invocation", "--report", report,
+                                      "--set", std::string("cpu.preset=") + preset});
     ASSERT_EQ(out.exit_code, 0) << out.err;
     size_t checked = 0;
     for (const YAML::Node& l : accelLayers(YAML::LoadFile(report))) {

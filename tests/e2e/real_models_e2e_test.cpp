@@ -108,11 +108,11 @@ TEST_P(RealModel, InspectsAnnotatesAndRunsTheSameBytesInEveryMode) {
     SCOPED_TRACE(mode);
     const std::string out = dir + "/" + mode + ".bin";
     const std::string report = dir + "/" + mode + ".json";
-    const RunOutcome r =
-        runHilsim({"run", "--model", std::string(mode) == "ref" ? model : annotated, "--config",
-                   std::string(HILSIM_SOURCE_DIR) + "/configs/m4.yaml", "--input", input,
-                   "--output", out, "--mode", mode, "--report", report, "--quiet"},
-                  600);
+    const RunOutcome r = runHilsim(
+        {"run", "--model", std::string(mode) == "ref" ? model : annotated, "--config",
+         std::string(HILSIM_SOURCE_DIR) + "/configs/m4.yaml", "--input", input, "--output", out,
+         "--mode", mode, "--report", report, "--per-invocation", "--quiet"},
+        600);
     ASSERT_EQ(r.exit_code, 0) << r.command << "\n" << r.err;
     const std::vector<uint8_t> bytes = readFile(out);
     if (reference.empty()) {

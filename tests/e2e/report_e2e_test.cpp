@@ -29,8 +29,8 @@ class ReportRun : public ::testing::Test {
         runHilsim({"gen-model", "--layers", "64,48,16", "--out", dir_ + "/mlp.tflite"}).exit_code,
         0);
     run_ = runHilsim({"run", "--model", dir_ + "/mlp.tflite", "--mode", "accel", "--set",
-                      "accel.num_cores=2", "--invocations", "3", "--report", dir_ + "/r.json",
-                      "--csv", dir_ + "/r.csv"});
+                      "accel.num_cores=2", "--invocations", "3", "--per-invocation", "--report",
+                      dir_ + "/r.json", "--csv", dir_ + "/r.csv"});
     ASSERT_EQ(run_.exit_code, 0) << run_.err;
   }
   std::string dir_;

@@ -66,8 +66,9 @@ class TimelineRun : public ::testing::Test {
   // Runs two invocations offloaded with a timeline (and `extra` options); returns the report.
   YAML::Node run(const std::vector<std::string>& extra = {}) {
     std::vector<std::string> args = {
-        "run", "--model",    model_, "--mode",   "accel",          "--invocations",
-        "2",   "--timeline", json_,  "--report", dir_ + "/r.json", "--quiet"};
+        "run",    "--model",    model_, "--mode",   "accel",          "--invocations",
+        "2",      "--timeline", json_,  "--report", dir_ + "/r.json", "--per-invocation",
+        "--quiet"};
     args.insert(args.end(), extra.begin(), extra.end());
     const RunOutcome r = runHilsim(args);
     EXPECT_EQ(r.exit_code, 0) << r.command << "\n" << r.err;

@@ -124,7 +124,7 @@ TEST(LayerCollector, StatsEqualThePerInvocationRecords) {
 
 TEST(LayerCollector, KeepsTheFirstInvocationUnlessAsked) {
   const std::vector<rt::LayerRecord> records = makeRecords();
-  LayerCollector first, every(true);
+  LayerCollector first(false), every(true);
   for (const rt::LayerRecord& r : records) {
     first.endLayer(r);
     every.endLayer(r);
@@ -144,7 +144,7 @@ TEST(LayerCollector, KeepsTheFirstInvocationUnlessAsked) {
 
 TEST(LayerCollector, ReportIsTheSameWithAndWithoutEveryInvocation) {
   const std::vector<rt::LayerRecord> records = makeRecords();
-  LayerCollector first, every(true);
+  LayerCollector first(false), every(true);
   for (const rt::LayerRecord& r : records) {
     first.endLayer(r);
     every.endLayer(r);

@@ -26,8 +26,8 @@ struct LayerStats {
 
 class LayerCollector final : public rt::Profiler {
  public:
-  // `per_invocation`: keep every invocation's record, not only the first invocation's.
-  explicit LayerCollector(bool per_invocation = false) : per_invocation_(per_invocation) {}
+  // `per_invocation`: keep every invocation's record; false: only the first invocation's.
+  explicit LayerCollector(bool per_invocation = true) : per_invocation_(per_invocation) {}
 
   void endLayer(const rt::LayerRecord& record) override;
 
