@@ -90,12 +90,6 @@ void Tracer::set(Signal signal, std::optional<uint64_t> value, const sc_core::sc
   }
 }
 
-void Tracer::setWindow(sc_core::sc_time from, sc_core::sc_time to) {
-  windowed_ = true;
-  window_from_ = from.value();
-  window_to_ = to.value();
-}
-
 void Tracer::windowStart(sc_core::sc_time from) {
   windowed_ = true;
   window_from_ = from.value();

@@ -52,12 +52,11 @@ class Tracer {
   // change is written.
   void addComment(const std::string& text) { comments_.push_back(text); }
 
-  // Keeps only the part of the trace between `from` and `to` (inclusive); the values current at
-  // `from` are dumped there. Either before the simulation starts, or as it goes: boundWindow()
-  // before it starts, then windowStart() before the simulation's time reaches `from`,
+  // Keeps only the part of the trace between `from` and `to` (inclusive), both learnt as the
+  // simulation goes; the values current at `from` are dumped there. boundWindow() before the
+  // simulation starts, windowStart() before the simulation's time reaches `from`,
   // windowEndsAfter() with times that `to` is known not to precede, and windowEnd(). Until
   // windowEnd(), the changes after the last windowEndsAfter() time are held in memory.
-  void setWindow(sc_core::sc_time from, sc_core::sc_time to);
   void boundWindow() { windowed_ = true; }
   void windowStart(sc_core::sc_time from);
   void windowEndsAfter(sc_core::sc_time t);
@@ -77,9 +76,8 @@ class Tracer {
   // (t.gtkw -> t.cpu_state.filter, ...). Atomic like finish(). Throws InputError.
   void writeGtkw(const std::string& gtkw_path, const std::string& vcd_path) const;
 
-  // Changes recorded so far, and those of them still held in memory (not yet written).
+  // Changes recorded for the VCD so far.
   uint64_t changes() const { return recorded_; }
-  size_t buffered() const { return pending_.size(); }
   // Changes buffered before the tracer writes the final ones out.
   static constexpr size_t kFlushChanges = size_t{1} << 15;
 
