@@ -243,9 +243,7 @@ SweepSpec readSweepSpec(const std::string& path) {
   SweepSpec spec;
   spec.path = fs::absolute(path).lexically_normal().string();
   spec.path_shown = path;
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) throw UsageError("cannot read sweep spec '" + path + "'");
-  const SpecReader r(config::parseYamlFile(path, path), path);
+  const SpecReader r(config::parseYaml(readTextFile(path, "sweep spec"), path), path);
   const config::Node& root = r.root();
   r.keysOf(root, "the sweep spec", {"base_config", "models", "set", "grid", "zip", "run", "plots"});
   if (const config::Node* base = get(root, "base_config")) {
