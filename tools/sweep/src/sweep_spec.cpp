@@ -181,9 +181,16 @@ void readRun(const SpecReader& r, const config::Node& run, SweepSpec& spec) {
   if (const config::Node* seed = get(run, "seed")) spec.seed = r.number(*seed, "seed");
 }
 
-std::string pointText(const SweepPoint& point) {
+// "mlp accel.num_cores=4 (line 5) bus.width_bytes=32 (line 8)": the lines of the spec that set
+// each varied value, so that an error of a combination points at them.
+std::string pointText(const SweepSpec& spec, const SweepPoint& point) {
   std::string text = point.model->name;
-  for (const auto& [k, v] : point.values) text += " " + k + "=" + v;
+  for (const auto& [k, v] : point.values) {
+    text += " " + k + "=" + v;
+    const auto line = spec.value_lines.find(k + "=" + v);
+    if (line != spec.value_lines.end() && line->second > 0)
+      text += " (line " + std::to_string(line->second) + ")";
+  }
   return text;
 }
 
@@ -217,7 +224,7 @@ void checkPointConfigs(const SweepSpec& spec) {
     try {
       (void)config::loadConfig(spec.base_config, overrides);
     } catch (const ConfigError& e) {
-      throw UsageError(spec.path_shown + ": point " + pointText(point) + ": " + e.what());
+      throw UsageError(spec.path_shown + ": point " + pointText(spec, point) + ": " + e.what());
     }
   }
 }
