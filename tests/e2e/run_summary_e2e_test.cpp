@@ -5,8 +5,11 @@
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
 
+#include <filesystem>
 #include <regex>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "files.h"
 #include "runner.h"
@@ -111,6 +114,71 @@ TEST_F(RunSummary, ReasonSaysThePredictionHasTheWeightsInPlaceAndNamesTheUpload)
   EXPECT_EQ(
       first["accel"]["bytes_moved"].as<uint64_t>() - second["accel"]["bytes_moved"].as<uint64_t>(),
       upload_bytes);
+}
+
+// The README's `sh` block that contains `marker`, as lines.
+std::vector<std::string> readmeBlock(const std::string& marker) {
+  const std::vector<uint8_t> bytes = readFile(std::string(HILSIM_SOURCE_DIR) + "/README.md");
+  const std::string readme(bytes.begin(), bytes.end());
+  for (size_t at = readme.find("```sh\n"); at != std::string::npos;
+       at = readme.find("```sh\n", at + 1)) {
+    const size_t end = readme.find("```", at + 6);
+    const std::string block = readme.substr(at + 6, end - at - 6);
+    if (block.find(marker) == std::string::npos) continue;
+    std::vector<std::string> lines;
+    std::istringstream in(block);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+  }
+  return {};
+}
+
+// The fault-injection example runs as written after the walk-through's first steps (which make
+// the model it names), from a directory laid out as the repository, and says what the README
+// shows.
+TEST_F(RunSummary, ReadmeFaultExampleRunsAsWrittenAfterTheWalkThrough) {
+  const std::vector<std::string> walk = readmeBlock("W=out/walk");
+  const std::vector<std::string> fault = readmeBlock("sim.fault=bus_error");
+  ASSERT_FALSE(walk.empty());
+  ASSERT_FALSE(fault.empty());
+  std::string script = "set -e\ncd '" + dir_ + "'\nmkdir -p build\nln -sf '" + hilsimPath() +
+                       "' build/hilsim\nln -sfn '" + HILSIM_SOURCE_DIR + "/configs' configs\n";
+  for (const std::string& line : walk)  // the variables and step 1: the annotated MLP
+    if (line.rfind("H=", 0) == 0 || line.rfind("W=", 0) == 0 ||
+        line.rfind("$H gen-model", 0) == 0 || line.rfind("$H annotate", 0) == 0)
+      script += line + "\n";
+  script += "set +e\n";
+  std::string expected;  // the stderr the README shows, "..." marking what it leaves out
+  bool in_stderr = false;
+  for (const std::string& line : fault) {
+    if (line.rfind("# exit 3, stderr:", 0) == 0) {
+      in_stderr = true;
+    } else if (in_stderr && line.rfind("# (one line", 0) != 0 && line.rfind("#", 0) == 0) {
+      expected += (expected.empty() ? "" : " ") + line.substr(line.find_first_not_of("# "));
+    } else if (line.rfind("#", 0) != 0) {
+      script += line + "\n";
+    }
+  }
+  script += "echo \"exit $?\" > status.txt\n";
+  writeFile(dir_ + "/example.sh", std::vector<uint8_t>(script.begin(), script.end()));
+  ASSERT_EQ(runShell("bash '" + dir_ + "/example.sh' 2> '" + dir_ + "/stderr.txt' > /dev/null"), 0)
+      << script;
+  const std::vector<uint8_t> status = readFile(dir_ + "/status.txt");
+  EXPECT_EQ(std::string(status.begin(), status.end()), "exit 3\n") << script;
+  const std::vector<uint8_t> err_bytes = readFile(dir_ + "/stderr.txt");
+  const std::string err(err_bytes.begin(), err_bytes.end());
+  ASSERT_FALSE(expected.empty());
+  size_t from = 0;
+  for (size_t at = 0; at < expected.size();) {
+    const size_t gap = expected.find(" ... ", at);
+    const std::string part = expected.substr(at, gap == std::string::npos ? gap : gap - at);
+    const size_t found = err.find(part, from);
+    EXPECT_NE(found, std::string::npos) << "'" << part << "' not in:\n" << err;
+    if (found != std::string::npos) from = found + part.size();
+    at = gap == std::string::npos ? expected.size() : gap + 5;
+  }
+  EXPECT_TRUE(std::filesystem::exists(dir_ + "/out/walk/out.bin"));
+  EXPECT_TRUE(std::filesystem::exists(dir_ + "/out/walk/fault.json"));
 }
 
 }  // namespace
