@@ -106,8 +106,9 @@ int main(int argc, char** argv) {
   // Native products first.
   std::vector<int32_t> y(uint64_t{args.rows} * args.n);
   std::vector<std::unique_ptr<NativeGemv>> natives;
-  if (auto dnnl = hilsim::bench::makeOneDnnGemv(args.rows, args.k, args.n, weights))
-    natives.push_back(std::move(dnnl));
+  for (bool u8 : {false, true})
+    if (auto dnnl = hilsim::bench::makeOneDnnGemv(args.rows, args.k, args.n, weights, u8))
+      natives.push_back(std::move(dnnl));
   natives.push_back(hilsim::bench::makeOwnGemv(args.rows, args.k, args.n, weights));
   double best_native = 1e30;
   std::string best_name, natives_text;

@@ -29,12 +29,12 @@ class OwnGemv final : public NativeGemv {
 #ifdef HILSIM_HAVE_DNNL
 class OneDnnGemv final : public NativeGemv {
  public:
-  OneDnnGemv(uint32_t rows, uint32_t k, uint32_t n, const std::vector<int8_t>& w)
-      : engine_(dnnl::engine::kind::cpu, 0), stream_(engine_) {
+  OneDnnGemv(uint32_t rows, uint32_t k, uint32_t n, const std::vector<int8_t>& w, bool u8)
+      : engine_(dnnl::engine::kind::cpu, 0), stream_(engine_), u8_(u8) {
     using dt = dnnl::memory::data_type;
     using tag = dnnl::memory::format_tag;
     const dnnl::memory::dims src_dims = {rows, k}, wei_dims = {k, n}, dst_dims = {rows, n};
-    const dnnl::memory::desc src_md(src_dims, dt::s8, tag::ab);
+    const dnnl::memory::desc src_md(src_dims, u8 ? dt::u8 : dt::s8, tag::ab);
     const dnnl::memory::desc wei_any(wei_dims, dt::s8, tag::any);
     const dnnl::memory::desc dst_md(dst_dims, dt::s32, tag::ab);
     const dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(src_md, wei_any, dst_md), engine_);
@@ -47,11 +47,12 @@ class OneDnnGemv final : public NativeGemv {
     src_ = dnnl::memory(src_md, engine_, DNNL_MEMORY_NONE);
     dst_ = dnnl::memory(dst_md, engine_, DNNL_MEMORY_NONE);
   }
-  std::string name() const override { return "oneDNN"; }
+  std::string name() const override { return u8_ ? "oneDNN u8" : "oneDNN"; }
   void run(const int8_t* x, int32_t* y) override {
     src_.set_data_handle(const_cast<int8_t*>(x));
     dst_.set_data_handle(y);
-    matmul_.execute(stream_, {{DNNL_ARG_SRC, src_}, {DNNL_ARG_WEIGHTS, weights_}, {DNNL_ARG_DST, dst_}});
+    matmul_.execute(stream_,
+                    {{DNNL_ARG_SRC, src_}, {DNNL_ARG_WEIGHTS, weights_}, {DNNL_ARG_DST, dst_}});
     stream_.wait();
   }
 
@@ -60,21 +61,22 @@ class OneDnnGemv final : public NativeGemv {
   dnnl::stream stream_;
   dnnl::matmul matmul_;
   dnnl::memory weights_, src_, dst_;
+  bool u8_;
 };
 #endif
 
 }  // namespace
 
 std::unique_ptr<NativeGemv> makeOneDnnGemv(uint32_t rows, uint32_t k, uint32_t n,
-                                           const std::vector<int8_t>& weights) {
+                                           const std::vector<int8_t>& weights, bool u8) {
 #ifdef HILSIM_HAVE_DNNL
   try {
-    return std::make_unique<OneDnnGemv>(rows, k, n, weights);
+    return std::make_unique<OneDnnGemv>(rows, k, n, weights, u8);
   } catch (const std::exception&) {
     return nullptr;
   }
 #else
-  (void)rows, (void)k, (void)n, (void)weights;
+  (void)rows, (void)k, (void)n, (void)weights, (void)u8;
   return nullptr;
 #endif
 }

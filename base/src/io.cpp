@@ -1,32 +1,50 @@
 #include "hilsim/base/io.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 
 #include "hilsim/errors.h"
 
 namespace hilsim {
 namespace fs = std::filesystem;
 
-std::vector<uint8_t> readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) throw InputError("cannot open '" + path + "': " + std::strerror(errno));
-  const std::streamsize size = in.tellg();
-  if (size < 0) throw InputError("cannot read '" + path + "'");
-  std::vector<uint8_t> bytes(static_cast<size_t>(size));
-  in.seekg(0);
-  if (size > 0 && !in.read(reinterpret_cast<char*>(bytes.data()), size))
-    throw InputError("cannot read '" + path + "'");
+std::vector<uint8_t> readFile(const std::string& path, const std::string& what) {
+  const std::string shown = what + " '" + path + "': ";
+  if (path.empty()) throw InputError(what + ": empty path");
+  // POSIX rather than a stream: an ifstream opens a directory and reports its size as huge.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw InputError(shown + "cannot read: " + std::strerror(errno));
+  struct FdCloser {
+    int fd;
+    ~FdCloser() { ::close(fd); }
+  } closer{fd};
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) throw InputError(shown + "cannot read: " + std::strerror(errno));
+  if (S_ISDIR(st.st_mode)) throw InputError(shown + "is a directory");
+  // Read straight into the buffer: a regular file's size is known, a pipe grows it as it goes.
+  std::vector<uint8_t> bytes(S_ISREG(st.st_mode) ? static_cast<size_t>(st.st_size) + 1 : 65536);
+  size_t used = 0;
+  for (;;) {
+    if (used == bytes.size()) bytes.resize(bytes.size() * 2);
+    const ssize_t n = ::read(fd, bytes.data() + used, bytes.size() - used);
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw InputError(shown + "cannot read: " + std::strerror(errno));
+    }
+    used += static_cast<size_t>(n);
+  }
+  bytes.resize(used);
   return bytes;
 }
 
-std::string readTextFile(const std::string& path) {
-  const std::vector<uint8_t> bytes = readFile(path);
+std::string readTextFile(const std::string& path, const std::string& what) {
+  const std::vector<uint8_t> bytes = readFile(path, what);
   return std::string(bytes.begin(), bytes.end());
 }
 

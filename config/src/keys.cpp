@@ -343,6 +343,8 @@ std::vector<KeySpec> buildTable() {
                        kUnbounded, "DEQUANTIZE, per element.", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.reshape_per_call), "cycles/call", 0,
                        kUnbounded, "RESHAPE, per invocation.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.reshape_per_byte), "cycles/byte", 0,
+                       kUnbounded, "RESHAPE, per byte copied.", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.op_per_call), "cycles/call", 0, kUnbounded,
                        "Per invocation of pooling, SOFTMAX, element-wise and data-movement ops.",
                        kPreset));

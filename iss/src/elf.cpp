@@ -4,9 +4,8 @@
 #include "hilsim/iss/elf.h"
 
 #include <algorithm>
-#include <fstream>
-#include <iterator>
 
+#include "hilsim/base/io.h"
 #include "hilsim/errors.h"
 
 namespace hilsim::iss {
@@ -182,12 +181,7 @@ ElfImage ElfImage::parse(const std::vector<uint8_t>& bytes, const std::string& n
 }
 
 ElfImage ElfImage::fromFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open file");
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
-  if (in.bad()) throw InputError(path + ": read error");
-  return parse(bytes, path);
+  return parse(readFile(path, "ELF"), path);
 }
 
 std::optional<ElfSymbol> ElfImage::findSymbol(const std::string& name) const {

@@ -4,12 +4,15 @@
 #include <cinttypes>
 #include <cstdio>
 #include <map>
+#include <set>
 #include <sstream>
 
+#include "hilsim/config/derived.h"
 #include "hilsim/config/loader.h"
 #include "hilsim/report/csv.h"
 #include "hilsim/report/json.h"
 #include "hilsim/rt/model.h"
+#include "hilsim/rt/plan/chunk_plan.h"
 
 namespace hilsim::report {
 namespace {
@@ -73,7 +76,7 @@ void writeShape(JsonWriter& json, const rt::Shape& shape) {
   json.endArray();
 }
 
-void writeLayer(JsonWriter& json, const rt::LayerRecord& r) {
+void writeLayer(JsonWriter& json, const rt::LayerRecord& r, const config::HardwareConfig& config) {
   json.beginObject();
   json.key("invocation").value(r.invocation);
   json.key("index").value(r.index);
@@ -139,6 +142,14 @@ void writeLayer(JsonWriter& json, const rt::LayerRecord& r) {
           .value(c.utilization)
           .endObject();
     json.endArray();
+    const IdleCores idle = idleCores(r, config);
+    json.key("idle_cores").beginArray();
+    for (uint32_t c : idle.cores) json.value(c);
+    json.endArray();
+    if (idle.cores.empty())
+      json.key("idle_reason").null();
+    else
+      json.key("idle_reason").value(idle.why);
     json.key("mac_utilization").value(a.mac_utilization);
     json.key("predicted_cycles").value(a.predicted_cycles);
     json.endObject();
@@ -188,6 +199,70 @@ Totals RunReport::totals() const {
   t.macs = mean(sums.macs);
   t.seconds = sums.seconds / static_cast<double>(runs);
   return t;
+}
+
+std::optional<CompareSummary> RunReport::compareSummary() const {
+  if (mode != "compare") return std::nullopt;
+  CompareSummary s;
+  std::set<int> compared;
+  for (const LayerStats& l : layer_stats) {
+    // In compare mode every invocation of an offloaded layer that completed on the accelerator
+    // was checked; a layer that fell back to the CPU (no device memory, a failed job) has
+    // another reason.
+    const rt::LayerRecord& r = l.first;
+    if (l.accel_invocations == 0 || r.reason_code != rt::PathReason::kModeCompare) continue;
+    compared.insert(r.index);
+    s.checks += l.accel_invocations;
+    uint64_t elements = r.output_shapes.empty() ? 0 : 1;
+    for (int32_t d : r.output_shapes.empty() ? rt::Shape{} : r.output_shapes[0])
+      elements *= static_cast<uint64_t>(d);
+    s.bytes += elements * l.accel_invocations;  // the accelerated kernels' outputs are int8
+  }
+  s.layers = static_cast<uint32_t>(compared.size());
+  return s;
+}
+
+std::string coreList(const std::vector<uint32_t>& cores) {
+  std::string text;
+  for (size_t i = 0; i < cores.size();) {
+    size_t j = i;
+    while (j + 1 < cores.size() && cores[j + 1] == cores[j] + 1) ++j;
+    text += (text.empty() ? "" : ", ") + std::to_string(cores[i]);
+    if (j > i) text += "-" + std::to_string(cores[j]);
+    i = j + 1;
+  }
+  return text;
+}
+
+IdleCores idleCores(const rt::LayerRecord& r, const config::HardwareConfig& config) {
+  IdleCores idle;
+  if (!r.accel) return idle;
+  const uint32_t num_cores = config.accel.num_cores;
+  std::set<uint32_t> busy;
+  for (const rt::CoreBusy& c : r.accel->per_core) busy.insert(c.core);
+  for (uint32_t c = 0; c < num_cores; ++c)
+    if (!busy.count(c)) idle.cores.push_back(c);
+  if (idle.cores.empty()) return idle;
+  const timing::AccelGeometry hw = config::accelGeometry(config);
+  const std::string parts = std::to_string(busy.size()) + " of " + std::to_string(num_cores);
+  if (r.conv) {
+    const rt::ConvShape& c = *r.conv;
+    const uint32_t g = c.depth_multiplier ? 1 : rt::plan::splitGranularity(hw);
+    const uint64_t groups = (uint64_t{c.gemm.n} + g - 1) / g;
+    const int32_t rows = c.output.size() > 1 ? c.output[1] : 1;
+    idle.why = "the split with the fewest predicted cycles of " + std::to_string(groups) +
+               " output-channel group" + (groups == 1 ? "" : "s") + " x " + std::to_string(rows) +
+               " output row" + (rows == 1 ? "" : "s") + " uses " + parts + " cores";
+  } else if (r.gemm) {
+    const uint32_t g = rt::plan::splitGranularity(hw);
+    const uint64_t groups = (uint64_t{r.gemm->n} + g - 1) / g;
+    idle.why = std::to_string(r.gemm->n) + " output feature" + (r.gemm->n == 1 ? "" : "s");
+    if (g > 1)
+      idle.why += " make " + std::to_string(groups) + " tile" + (groups == 1 ? "" : "s") +
+                  " of the array's " + std::to_string(g) + " columns";
+    idle.why += ", fewer than the " + std::to_string(num_cores) + " cores";
+  }
+  return idle;
 }
 
 Totals RunReport::runTotals() const {
@@ -270,6 +345,20 @@ std::string reportJson(const RunReport& report) {
     json.key("iss_instructions").value(*report.iss_instructions);
   else
     json.key("iss_instructions").null();
+  if (const std::optional<CompareSummary> compare = report.compareSummary())
+    json.key("compare")
+        .beginObject()
+        .key("layers")
+        .value(compare->layers)
+        .key("layer_invocations")
+        .value(compare->checks)
+        .key("bytes")
+        .value(compare->bytes)
+        .key("matched")
+        .value(true)
+        .endObject();
+  else
+    json.key("compare").null();
   json.endObject();
   json.key("notes").beginArray();
   for (const std::string& n : report.notes) json.value(n);
@@ -278,7 +367,7 @@ std::string reportJson(const RunReport& report) {
   for (const std::string& f : report.failures) json.value(f);
   json.endArray();
   json.key("layers").beginArray();
-  for (const rt::LayerRecord& r : report.layers) writeLayer(json, r);
+  for (const rt::LayerRecord& r : report.layers) writeLayer(json, r, report.config);
   json.endArray();
   json.key("layer_stats").beginArray();
   for (const LayerStats& s : report.layer_stats) writeLayerStats(json, s);
@@ -380,6 +469,22 @@ void printReport(std::ostream& out, const RunReport& report) {
                2)
       << "x over ref, " << withCommas(t.macs) << " MACs, arena " << withCommas(report.arena_bytes)
       << " bytes\n";
+  if (const std::optional<CompareSummary> compare = report.compareSummary()) {
+    if (compare->checks == 0)
+      out << "compare: no layer ran on the accelerator, nothing was compared\n";
+    else
+      out << "compare: the accelerated and reference outputs matched byte for byte: "
+          << compare->layers << (compare->layers == 1 ? " layer, " : " layers, ")
+          << withCommas(compare->checks) << " layer invocations, " << withCommas(compare->bytes)
+          << " bytes compared\n";
+  }
+  for (const auto& [index, row] : rows) {
+    const IdleCores idle = idleCores(*row.first, report.config);
+    if (idle.cores.empty()) continue;
+    out << "idle cores: layer " << index << " (" << shapeText(*row.first) << "): core"
+        << (idle.cores.size() == 1 ? " " : "s ") << coreList(idle.cores) << ": " << idle.why
+        << "\n";
+  }
 
   // Summary by op type, in the manner of TFLite's benchmark_model.
   struct OpSum {

@@ -1,13 +1,12 @@
 #include "hilsim/rt/model.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cmath>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 
 #include "flatbuffer_vectors.h"
+#include "hilsim/base/io.h"
 #include "hilsim/errors.h"
 #include "hilsim/rt/tensor.h"
 
@@ -91,15 +90,7 @@ const char* opName(tflite::BuiltinOperator op) {
 }
 
 Model Model::fromFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) throw InputError("cannot open model '" + path + "': " + std::strerror(errno));
-  const std::streamsize size = in.tellg();
-  if (size < 0) throw InputError("cannot read model '" + path + "'");
-  std::vector<uint8_t> bytes(static_cast<size_t>(size));
-  in.seekg(0);
-  if (size > 0 && !in.read(reinterpret_cast<char*>(bytes.data()), size))
-    throw InputError("cannot read model '" + path + "'");
-  return fromBytes(std::move(bytes), path);
+  return fromBytes(readFile(path, "model"), path);
 }
 
 Model Model::fromBytes(std::vector<uint8_t> bytes, std::string label) {

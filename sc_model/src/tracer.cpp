@@ -264,12 +264,14 @@ void Tracer::writeGtkw(const std::string& gtkw_path, const std::string& vcd_path
     return nullptr;
   };
 
-  // Zoomed to show the whole trace (or its window) across a wave pane of about kPanePixels:
-  // GTKWave draws 2^-zoom time units (ps) per pixel. Named markers A and B mark its ends.
-  constexpr double kPanePixels = 1000;
+  // Zoomed to show the whole trace (or its window) across the wave pane, as GTKWave's "zoom fit"
+  // computes it: zoom = -log2(time units / (pane pixels - 4) x 200), at most 0. The 1400-pixel
+  // window with its tree and signal panes leaves a wave pane of 776 pixels; a little less keeps
+  // the end in view on a narrower one. Named markers A and B mark the ends.
+  constexpr double kPanePixels = 740;
   const auto [start_ps, end_ps] = timeRange();
-  const double zoom =
-      -std::log2(std::max(1.0, static_cast<double>(end_ps - start_ps)) / kPanePixels);
+  const double span = std::max(1.0, static_cast<double>(end_ps - start_ps) + 1);
+  const double zoom = std::min(0.0, -std::log2(span / (kPanePixels - 4) * 200));
   std::ostringstream out;
   out << "[*] GTKWave save file of the hilsim trace " << vcd_name << "\n"
       << "[dumpfile] \"" << vcd_name << "\"\n"

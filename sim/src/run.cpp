@@ -14,21 +14,31 @@
 namespace hilsim::sim {
 namespace {
 
+// count values of gen(rng) into out. The generator and the pointer are locals, so that stores
+// through the tensor's bytes (which may alias anything) do not force them through memory on
+// every element.
+template <typename T, typename Gen>
+void fillWith(T* out, size_t count, Rng& shared, Gen gen) {
+  Rng rng = shared;
+  for (size_t i = 0; i < count; ++i) out[i] = gen(rng);
+  shared = rng;
+}
+
 // Deterministic pseudo-random contents for an input tensor, within its quantized range.
 void fillRandom(rt::Tensor& t, Rng& rng) {
   const size_t count = static_cast<size_t>(t.elements());
   switch (t.type) {
     case rt::TensorType::INT8:
-      for (size_t i = 0; i < count; ++i)
-        t.as<int8_t>()[i] = static_cast<int8_t>(rng.range(-128, 127));
+      fillWith(t.as<int8_t>(), count, rng,
+               [](Rng& r) { return static_cast<int8_t>(r.range(-128, 127)); });
       break;
     case rt::TensorType::INT16:
-      for (size_t i = 0; i < count; ++i)
-        t.as<int16_t>()[i] = static_cast<int16_t>(rng.range(-32768, 32767));
+      fillWith(t.as<int16_t>(), count, rng,
+               [](Rng& r) { return static_cast<int16_t>(r.range(-32768, 32767)); });
       break;
     case rt::TensorType::INT32:
-      for (size_t i = 0; i < count; ++i)
-        t.as<int32_t>()[i] = static_cast<int32_t>(rng.range(-1000000, 1000000));
+      fillWith(t.as<int32_t>(), count, rng,
+               [](Rng& r) { return static_cast<int32_t>(r.range(-1000000, 1000000)); });
       break;
     case rt::TensorType::FLOAT32: {
       double lo = -1.0, hi = 1.0;
@@ -36,12 +46,12 @@ void fillRandom(rt::Tensor& t, Rng& rng) {
         lo = t.quant.scale0() * (-128.0 - t.quant.zero_point0());
         hi = t.quant.scale0() * (127.0 - t.quant.zero_point0());
       }
-      for (size_t i = 0; i < count; ++i)
-        t.as<float>()[i] = static_cast<float>(lo + (hi - lo) * rng.unit());
+      fillWith(t.as<float>(), count, rng,
+               [lo, hi](Rng& r) { return static_cast<float>(lo + (hi - lo) * r.unit()); });
       break;
     }
     default:
-      for (size_t i = 0; i < t.bytes; ++i) t.data[i] = static_cast<uint8_t>(rng.next());
+      fillWith(t.data, t.bytes, rng, [](Rng& r) { return static_cast<uint8_t>(r.next()); });
   }
 }
 

@@ -54,7 +54,7 @@ TEST(BadModels, TruncatedAndBitFlippedModelsExitTwo) {
 
 TEST(BadModels, NamedProblems) {
   expectUsageError(runHilsim({"run", "--model", "/no/such/model.tflite"}),
-                   {"cannot open model '/no/such/model.tflite'"});
+                   {"model '/no/such/model.tflite': cannot read: No such file or directory"});
   expectUsageError(runHilsim({"run", "--model", sharedDir() + "/golden/README.md"}),
                    {"not a TFLite model"});
   expectUsageError(
@@ -74,6 +74,37 @@ TEST(BadInputs, InputSizeMustBeWholeFrames) {
   expectUsageError(runHilsim({"run", "--input", dir + "/missing.bin"}), {"missing.bin"});
   expectUsageError(runHilsim({"run", "--output", dir + "/no/such/dir/out.bin"}),
                    {"directory", "does not exist"});
+}
+
+// Every file the CLI reads, given a directory or a missing file: one line naming the file's role
+// and the problem (a directory used to be read as a huge file: "out of memory").
+TEST(BadPaths, DirectoriesAndMissingFilesNameTheFile) {
+  const std::string dir = makeTempDir("bad-paths");
+  const std::string missing = dir + "/missing";
+  struct Case {
+    std::vector<std::string> args;  // the path is appended
+    std::string role;
+  };
+  const std::vector<Case> cases = {
+      {{"run", "--model"}, "model"},
+      {{"run", "--input"}, "--input"},
+      {{"inspect"}, "model"},
+      {{"annotate", "--out", dir + "/o.tflite", "--model"}, "model"},
+      {{"sweep"}, "sweep spec"},
+      {{"cpu-run", "--set", "cpu.preset=rv32im", "--entry", "f"}, "ELF"},
+  };
+  for (const Case& c : cases) {
+    std::vector<std::string> args = c.args;
+    args.push_back(dir);
+    const RunOutcome as_dir = runHilsim(args);
+    expectUsageError(as_dir, {c.role + " '" + dir + "': is a directory"});
+    args.back() = missing;
+    expectUsageError(runHilsim(args),
+                     {c.role + " '" + missing + "': cannot read: No such file or directory"});
+  }
+  expectUsageError(runHilsim({"run", "--config", dir}), {dir, "not a regular file"});
+  expectUsageError(runHilsim({"run", "--config", missing}), {missing, "file not found"});
+  expectUsageError(runHilsim({"trace-stats", dir}), {dir, "is a directory"});
 }
 
 TEST(BadEnvironment, UnknownDatapathIsAnError) {

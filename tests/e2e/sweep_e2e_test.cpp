@@ -222,10 +222,20 @@ TEST(Sweep, BadSpecsNameFileAndLine) {
   EXPECT_NE(r.err.find("spec.yaml:3: unknown key 'gird'"), std::string::npos) << r.err;
   r = run("models:\n  - layers: 8,8\ngrid:\n  accel.num_coers: [1, 2]\n");
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("accel.num_coers"), std::string::npos) << r.err;
-  r = run("models:\n  - layers: 8,8\ngrid:\n  accel.num_cores: [1, 65]\n");
+  EXPECT_NE(r.err.find("spec.yaml:4: accel.num_coers"), std::string::npos) << r.err;
+  r = run("models:\n  - layers: 8,8\ngrid:\n  accel.num_cores:\n    - 1\n    - 65\n");
   EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("spec.yaml:6: accel.num_cores = '65'"), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("1..64"), std::string::npos) << r.err;
+  // Each value loads on its own, the combination does not: the error names both values' lines.
+  r =
+      run("models:\n  - name: m\n    layers: 8,8\ngrid:\n  accel.dma.max_burst_bytes: [16, 64]\n"
+          "  bus.width_bytes:\n    - 16\n    - 32\n");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("spec.yaml: point m accel.dma.max_burst_bytes=16 (line 5) "
+                       "bus.width_bytes=32 (line 8): "),
+            std::string::npos)
+      << r.err;
   r = run("models:\n  - file: nothere.tflite\n");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.err.find("spec.yaml:2: model file"), std::string::npos) << r.err;

@@ -343,7 +343,9 @@ TEST(IssErrors, BadInputIsExit2) {
   const RunOutcome missing =
       runHilsim({"cpu-run", "/nonexistent.elf", "--entry", "f", "--set", "cpu.preset=rv32im"});
   EXPECT_EQ(missing.exit_code, 2);
-  EXPECT_NE(missing.err.find("cannot open"), std::string::npos) << missing.err;
+  EXPECT_NE(missing.err.find("ELF '/nonexistent.elf': cannot read: No such file"),
+            std::string::npos)
+      << missing.err;
 
   const RunOutcome not_elf =
       runHilsim({"cpu-run", std::string(HILSIM_ISS_PROBE_DIR) + "/../../CMakeCache.txt", "--entry",

@@ -180,14 +180,16 @@ TEST(AddressGenerator, FormsWindowsPaddingWithTheZeroPoint) {
                                       5,  -7, -7, 12, 13, 14, 15, -7, -7};
   EXPECT_EQ(std::vector<int8_t>(out.begin() + 18, out.end()), second);
   // One channel only (depthwise): channel 1 of pixel (0, 0).
-  std::vector<int8_t> one(9);
+  // The row holds both output pixels, 9 taps each.
+  std::vector<int8_t> one(2 * 9);
   core::gatherWindows(s, image.data(), 0, 1, 1, 1, one.data());
-  EXPECT_EQ(one, (std::vector<int8_t>{-7, -7, -7, -7, 1, 3, -7, 11, 13}));
+  EXPECT_EQ(std::vector<int8_t>(one.begin(), one.begin() + 9),
+            (std::vector<int8_t>{-7, -7, -7, -7, 1, 3, -7, 11, 13}));
   // A band holding rows 1..2 only serves output row 1 (window rows 1..3, row 3 padding).
   core::WindowSource band = s;
   band.first_row = 1;
   band.rows = 2;
-  std::vector<int8_t> low(18);
+  std::vector<int8_t> low(2 * 18);  // both pixels of output row 1
   core::gatherWindows(band, image.data() + 6, 1, 1, 0, 2, low.data());
   EXPECT_EQ(low[2], 10);   // row 1, column 0, channel 0
   EXPECT_EQ(low[8], 20);   // row 2, column 0

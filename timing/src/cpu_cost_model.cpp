@@ -45,7 +45,7 @@ uint64_t CpuCostModel::cycles(tflite::BuiltinOperator op, const OpWork& w) const
     case Op::DEQUANTIZE:
       return toCycles(c_.dequantize_per_element * d(w.elements) + c_.op_per_call);
     case Op::RESHAPE:
-      return toCycles(c_.reshape_per_call);
+      return toCycles(c_.reshape_per_byte * d(w.elements) + c_.reshape_per_call);
     case Op::SVDF:
       return toCycles(c_.fc_per_mac * c_.weight_memory_factor * d(w.macs) +
                       c_.svdf_state_per_byte * d(w.state_bytes) +

@@ -56,23 +56,23 @@ struct Calibrated {
   double fc_per_mac, fc_per_output, fc_per_call, conv1x1_per_mac, conv_per_mac, conv_per_tap,
       conv_per_output, conv_per_call, dwconv_per_mac, dwconv_per_tap, dwconv_per_output,
       dwconv_per_call, pool_per_element, pool_per_output, softmax_per_element, add_per_element,
-      mul_per_element, op_per_call, reshape_per_call;
+      mul_per_element, op_per_call, reshape_per_call, reshape_per_byte;
 };
 
 const std::map<std::string, Calibrated>& calibrated() {
   static const std::map<std::string, Calibrated> table = {
       {"cortex-m0plus",
-       {12.9999, 203.88, 516.083, 13.0748, 11.1078, 32.3372, 284.021, 1126.33, 13.7946, 69.994,
-        202.193, 0, 16.843, 92.4877, 2317.6, 480.704, 193.669, 1711.3, 204.075}},
+       {12.9999, 203.88, 516.083, 13.0748, 11.1078, 32.3372, 284.021, 1126.33, 15.0073, 70.3445,
+        196.182, 0,      16.843,  92.4877, 2317.6,  480.704, 193.669, 1711.3,  169.377, 1.46524}},
       {"cortex-m33",
-       {15.0167, 97.68, 348.504, 15.0433, 12.5349, 27.1774, 151.787, 830.202, 12.298, 67.3966,
-        100.752, 0, 13.3764, 39.4961, 782.119, 166.883, 77.2462, 1099.12, 118.128}},
+       {15.0167, 97.68, 348.504, 15.0433, 12.5349, 27.1774, 151.787, 830.202, 12.9995, 68.4163,
+        97.4506, 0,     13.3764, 39.4961, 782.119, 166.883, 77.2462, 1099.12, 96.1376, 1.49724}},
       {"cortex-m4f",
-       {19.0218, 105.389, 359.836, 18.0747, 15.6173, 28.7424, 160.137, 835.179, 15.2578, 71.4763,
-        108.236, 0, 15.3399, 41.0111, 883.103, 180.095, 80.295, 1194.25, 130.519}},
+       {19.0218, 105.389, 359.836, 18.0747, 15.6173, 28.7424, 160.137, 835.179, 15.5897, 72.5501,
+        108.258, 0,       15.3399, 41.0111, 883.103, 180.095, 80.295,  1194.25, 107.505, 1.44008}},
       {"rv32im",
-       {11.0017, 72.4786, 279.219, 11.023, 9.44225, 12.9063, 104.182, 683.222, 8.13137, 27.2947,
-        83.7627, 0, 8.43454, 40.496, 694.365, 159.66, 66.9902, 1255.12, 115.426}},
+       {11.0017, 72.4786, 279.219, 11.023, 9.44225, 12.9063, 104.182, 683.222, 11.5092, 25.7904,
+        58.0436, 0,       8.43454, 40.496, 694.365, 159.66,  66.9902, 1255.12, 85,      8}},
   };
   return table;
 }
@@ -144,6 +144,7 @@ CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library) {
   c.hard_swish_per_element = p.add_ref * kHardSwishPerAdd;
   c.lstm_cell_per_element = p.add_ref * kLstmCellPerAdd;
   c.copy_per_element = kCopyPerElement * p.k;
+  c.reshape_per_byte = c.copy_per_element;
   c.mean_per_element = kMeanPerElement * p.k;
   c.reduction_multiple = 1;
   if (library == KernelLibrary::kReference) {
@@ -169,6 +170,7 @@ CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library) {
       c.mul_per_element = f.mul_per_element;
       c.op_per_call = f.op_per_call;
       c.reshape_per_call = f.reshape_per_call;
+      c.reshape_per_byte = f.reshape_per_byte;
     }
     return c;
   }

@@ -110,7 +110,7 @@ int runCommand(int argc, char** argv, int first) {
                         : rt::Model::fromBytes(modelgen::generateMlp(demoSpec()),
                                                "demo (" + modelgen::describe(demoSpec()) + ")");
   if (input) {
-    spec.input = readFile(*input);
+    spec.input = readFile(*input, "--input");
     if (spec.input.empty()) throw InputError("--input '" + *input + "' is empty");
   }
 

@@ -55,6 +55,7 @@ void AcceleratedKernel::planAndDecide(const std::optional<plan::AnnotatedPlan>& 
                                   annotated ? annotated->decision.reason : std::string(),
                                   prediction.cycles, ref_cycles_);
   decision_.utilization = utilization();
+  decision_.upload_bytes = plan::uploadBytes(*plan_);
   if (decision_.offload) {
     const uint64_t needed = deviceBytes(), left = ctx_.deviceMemoryLeft();
     if (!ctx_.reserveDeviceMemory(needed)) fallBack(PathReason::kNoDeviceMemory, needed, left);

@@ -81,7 +81,9 @@ class ReshapeRef final : public Kernel {
         throw ModelError("requested shape " + shapeString(*requested) + " (resolved " +
                          shapeString(resolved) + ") does not match output " + describe(*output_));
     }
-    return OpWork{};
+    OpWork work;
+    work.elements = input_->bytes;  // the cost model's RESHAPE term is per byte copied
+    return work;
   }
 
   void invoke(InvokeContext& ctx, Node&) override {

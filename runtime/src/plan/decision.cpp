@@ -9,6 +9,11 @@ std::string cyclesText(const OffloadDecision& d) {
   const uint64_t accel = d.predicted_accel_cycles, ref = d.ref_cycles;
   std::string text = "accel " + std::to_string(accel) + (accel < ref ? " < " : " >= ") + "ref " +
                      std::to_string(ref) + " cycles";
+  if (d.upload_bytes)
+    text +=
+        " per invocation with the weights in device memory; the first invocation also "
+        "uploads " +
+        std::to_string(d.upload_bytes) + " bytes";
   if (d.utilization) {
     char pct[32];
     std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * *d.utilization);

@@ -33,6 +33,10 @@ uint64_t tileImageBytes(const Plan& plan) {
   return total;
 }
 
+uint64_t uploadBytes(const Plan& plan) {
+  return tileImageBytes(plan) + uint64_t{plan.hardware.num_cores} * regs::kDescriptorBytes;
+}
+
 LayerImage buildTiles(const Plan& plan, const LayerArithmetic& layer) {
   static_assert(kParamBytesPerFeature == regs::kParamBytes, "one parameter record format");
   LayerImage image;

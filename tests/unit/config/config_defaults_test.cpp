@@ -29,6 +29,7 @@ void expectCoefficientsEq(const timing::CpuCoefficients& a, const timing::CpuCoe
   EXPECT_EQ(a.quantize_per_element, b.quantize_per_element);
   EXPECT_EQ(a.dequantize_per_element, b.dequantize_per_element);
   EXPECT_EQ(a.reshape_per_call, b.reshape_per_call);
+  EXPECT_EQ(a.reshape_per_byte, b.reshape_per_byte);
   EXPECT_EQ(a.op_per_call, b.op_per_call);
   EXPECT_EQ(a.svdf_state_per_byte, b.svdf_state_per_byte);
   EXPECT_EQ(a.add_per_element, b.add_per_element);

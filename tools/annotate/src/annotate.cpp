@@ -13,6 +13,7 @@
 #include "hilsim/rt/kernels/kernel_util.h"
 #include "hilsim/rt/plan/annotation.h"
 #include "hilsim/rt/plan/conv_plan.h"
+#include "hilsim/rt/plan/layer_image.h"
 #include "hilsim/rt/plan/plan_codec.h"
 #include "hilsim/rt/plan/predict.h"
 #include "hilsim/schema/tflite_generated.h"
@@ -152,6 +153,7 @@ AnnotateResult annotateModel(const rt::Model& model, const config::HardwareConfi
            : plan::convReferenceCycles(shape->conv, cpu);
     plan::OffloadDecision decision = plan::decideByPolicy(policy, predicted, ref);
     if (!fc) decision.utilization = plan::predictedUtilization(annotated.plan, timing);
+    decision.upload_bytes = plan::uploadBytes(annotated.plan);
     plan::Decision& d = annotated.decision;
     d.offload = decision.offload;
     d.predicted_accel_cycles = predicted;

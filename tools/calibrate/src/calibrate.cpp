@@ -135,7 +135,8 @@ std::vector<Group> groups() {
          }
        }});
   out.push_back({{Op::RESHAPE},
-                 {{&CpuCoefficients::reshape_per_call, "reshape_per_call", one}},
+                 {{&CpuCoefficients::reshape_per_byte, "reshape_per_byte", elementsTerm},
+                  {&CpuCoefficients::reshape_per_call, "reshape_per_call", one}},
                  [](Op, const OpWork&, size_t) { return true; }});
   return out;
 }

@@ -160,25 +160,29 @@ OneOpModel convModel(int32_t h, int32_t w, int32_t in_c, int32_t out_c, int32_t 
                   {in, filter, bias}, out, std::move(options));
 }
 
-OneOpModel depthwiseModel(int32_t h, int32_t w, int32_t c, int32_t k, int32_t stride) {
+OneOpModel depthwiseModel(int32_t h, int32_t w, int32_t in_c, int32_t kh, int32_t kw,
+                          int32_t stride, int32_t depth_multiplier) {
   Builder b;
-  const int32_t in = b.tensor(TensorType::INT8, {1, h, w, c}, perTensor(kInScale, 0));
-  const int32_t filter = b.tensor(TensorType::INT8, {1, k, k, c}, perChannel(c, kWeightScale, 3),
-                                  b.int8Data(uint64_t(k) * k * c));
-  const int32_t bias = b.tensor(TensorType::INT32, {c}, perChannel(c, kInScale * kWeightScale, 0),
-                                b.int32Data(uint64_t(c)));
-  const int32_t out = b.tensor(TensorType::INT8, {1, sameOut(h, stride), sameOut(w, stride), c},
+  const int32_t out_c = in_c * depth_multiplier;
+  const int32_t in = b.tensor(TensorType::INT8, {1, h, w, in_c}, perTensor(kInScale, 0));
+  const int32_t filter =
+      b.tensor(TensorType::INT8, {1, kh, kw, out_c}, perChannel(out_c, kWeightScale, 3),
+               b.int8Data(uint64_t(kh) * uint64_t(kw) * uint64_t(out_c)));
+  const int32_t bias =
+      b.tensor(TensorType::INT32, {out_c}, perChannel(out_c, kInScale * kWeightScale, 0),
+               b.int32Data(uint64_t(out_c)));
+  const int32_t out = b.tensor(TensorType::INT8, {1, sameOut(h, stride), sameOut(w, stride), out_c},
                                perTensor(kOutScale, 0));
   tflite::DepthwiseConv2DOptionsT o;
   o.padding = tflite::Padding::SAME;
   o.stride_h = o.stride_w = stride;
-  o.depth_multiplier = 1;
+  o.depth_multiplier = depth_multiplier;
   o.dilation_h_factor = o.dilation_w_factor = 1;
   tflite::BuiltinOptionsUnion options;
   options.Set(o);
   return b.finish(BuiltinOperator::DEPTHWISE_CONV_2D,
-                  "DEPTHWISE_CONV_2D " + dims({1, h, w, c}) + " k" + std::to_string(k) + " s" +
-                      std::to_string(stride),
+                  "DEPTHWISE_CONV_2D " + dims({1, h, w, in_c}) + " k" + dims({kh, kw}) + " s" +
+                      std::to_string(stride) + " x" + std::to_string(depth_multiplier),
                   {in, filter, bias}, out, std::move(options));
 }
 
@@ -272,19 +276,24 @@ std::vector<OneOpModel> calibrationShapes() {
                                            {20, 20, 1, 8, 5, 5, 1},
                                            {12, 12, 8, 8, 5, 5, 1}})
     shapes.push_back(convModel(h, w, in_c, out_c, kh, kw, s));
-  // DEPTHWISE_CONV_2D: 3x3 at stride 1 and 2 over 1 to 256 channels, and larger kernels.
-  for (const auto& [h, w, c, k, s] : std::vector<std::array<int32_t, 5>>{{48, 48, 8, 3, 2},
-                                                                         {24, 24, 16, 3, 1},
-                                                                         {24, 24, 32, 3, 2},
-                                                                         {12, 12, 64, 3, 1},
-                                                                         {6, 6, 128, 3, 1},
-                                                                         {3, 3, 256, 3, 1},
-                                                                         {25, 5, 64, 3, 1},
-                                                                         {32, 32, 1, 3, 1},
-                                                                         {49, 40, 1, 8, 2},
-                                                                         {16, 16, 8, 5, 1},
-                                                                         {10, 10, 32, 3, 2}})
-    shapes.push_back(depthwiseModel(h, w, c, k, s));
+  // DEPTHWISE_CONV_2D: 3x3 at stride 1 and 2 over 1 to 256 channels, larger and rectangular
+  // kernels, and depth multipliers above 1 (one input channel fanned out, as in keyword models).
+  for (const auto& [h, w, c, kh, kw, s, m] :
+       std::vector<std::array<int32_t, 7>>{{48, 48, 8, 3, 3, 2, 1},
+                                           {24, 24, 16, 3, 3, 1, 1},
+                                           {24, 24, 32, 3, 3, 2, 1},
+                                           {12, 12, 64, 3, 3, 1, 1},
+                                           {6, 6, 128, 3, 3, 1, 1},
+                                           {3, 3, 256, 3, 3, 1, 1},
+                                           {25, 5, 64, 3, 3, 1, 1},
+                                           {32, 32, 1, 3, 3, 1, 1},
+                                           {49, 40, 1, 8, 8, 2, 1},
+                                           {16, 16, 8, 5, 5, 1, 1},
+                                           {10, 10, 32, 3, 3, 2, 1},
+                                           {40, 32, 1, 8, 6, 2, 8},
+                                           {24, 24, 4, 3, 3, 1, 2},
+                                           {16, 12, 2, 5, 4, 1, 4}})
+    shapes.push_back(depthwiseModel(h, w, c, kh, kw, s, m));
   for (const auto& [h, w, c, k, s] : std::vector<std::array<int32_t, 5>>{{3, 3, 256, 3, 1},
                                                                          {25, 5, 64, 5, 5},
                                                                          {8, 8, 32, 2, 2},

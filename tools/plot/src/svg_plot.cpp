@@ -45,6 +45,7 @@ std::string num(double v) {
 struct Axis {
   double lo = 0, hi = 1;
   bool log = false;
+  bool log2 = false;                  // base 2, ticks at powers of two
   double pixel_lo = 0, pixel_hi = 1;  // pixel positions of lo and hi
   double map(double v) const {
     const double a = log ? std::log10(lo) : lo, b = log ? std::log10(hi) : hi;
@@ -53,6 +54,12 @@ struct Axis {
   }
   std::vector<double> ticks() const {
     std::vector<double> out;
+    if (log2) {
+      const double first = std::ceil(std::log2(lo) - 1e-9), last = std::floor(std::log2(hi) + 1e-9);
+      const double step = std::max(1.0, std::ceil((last - first + 1) / 12));  // at most 12
+      for (double p = first; p <= last; p += step) out.push_back(std::exp2(p));
+      return out;
+    }
     if (log) {
       for (double p = std::floor(std::log10(lo)); p <= std::ceil(std::log10(hi)); ++p) {
         const double v = std::pow(10.0, p);
@@ -74,6 +81,18 @@ struct Axis {
     return out;
   }
 };
+
+// A log axis over powers of two, padded by a quarter of an octave on each side so that the end
+// points sit inside the frame.
+Axis makeLog2Axis(double lo, double hi) {
+  Axis a;
+  a.log = a.log2 = true;
+  lo = std::max(lo, 1e-12);
+  hi = std::max(hi, lo * 2);
+  a.lo = lo / std::exp2(0.25);
+  a.hi = hi * std::exp2(0.25);
+  return a;
+}
 
 Axis makeAxis(double lo, double hi, bool log, bool from_zero) {
   Axis a;
@@ -207,18 +226,28 @@ std::string tickLabel(double v) {
   return buf;
 }
 
+bool powersOfTwo(const std::vector<double>& values) {
+  std::vector<double> distinct;
+  for (double v : values) {
+    if (!(v >= 1) || v > 1e15 || std::exp2(std::round(std::log2(v))) != v) return false;
+    if (std::find(distinct.begin(), distinct.end(), v) == distinct.end()) distinct.push_back(v);
+  }
+  return distinct.size() >= 3;
+}
+
 std::string renderSvg(const LineChart& chart) {
+  const bool log_x = chart.log_x || chart.log2_x;
   double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
   for (const Series& s : chart.series)
     for (size_t i = 0; i < s.x.size() && i < s.y.size(); ++i) {
-      if ((chart.log_x && s.x[i] <= 0) || (chart.log_y && s.y[i] <= 0)) continue;
+      if ((log_x && s.x[i] <= 0) || (chart.log_y && s.y[i] <= 0)) continue;
       xlo = std::min(xlo, s.x[i]);
       xhi = std::max(xhi, s.x[i]);
       ylo = std::min(ylo, s.y[i]);
       yhi = std::max(yhi, s.y[i]);
     }
   if (!std::isfinite(xlo)) xlo = 0, xhi = 1, ylo = 0, yhi = 1;
-  Axis x = makeAxis(xlo, xhi, chart.log_x, false);
+  Axis x = chart.log2_x ? makeLog2Axis(xlo, xhi) : makeAxis(xlo, xhi, chart.log_x, false);
   Axis y = makeAxis(ylo, yhi, chart.log_y, true);
   x.pixel_lo = kLeft;
   x.pixel_hi = kWidth - kRight;
@@ -233,7 +262,7 @@ std::string renderSvg(const LineChart& chart) {
     const char* color = kPalette[i % 10];
     std::vector<std::pair<double, double>> points;
     for (size_t p = 0; p < s.x.size() && p < s.y.size(); ++p) {
-      if ((chart.log_x && s.x[p] <= 0) || (chart.log_y && s.y[p] <= 0)) continue;
+      if ((log_x && s.x[p] <= 0) || (chart.log_y && s.y[p] <= 0)) continue;
       points.emplace_back(x.map(s.x[p]), y.map(s.y[p]));
     }
     c.polyline(points, color, s.dashed);

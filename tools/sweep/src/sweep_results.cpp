@@ -177,6 +177,12 @@ std::string linePlot(const SweepSpec& spec, const SweepResults& results, const P
     }
     s = sorted;
   }
+  // Core counts, bus widths, array and SRAM sizes go in powers of two: equally spaced on a log2
+  // axis, where a linear one crowds 1, 2 and 4 into a corner.
+  std::vector<double> xs;
+  for (const Series& s : chart.series) xs.insert(xs.end(), s.x.begin(), s.x.end());
+  chart.log2_x = plot::powersOfTwo(xs);
+  if (chart.log2_x) chart.x_label += " (log2 axis)";
   (void)spec;
   return renderSvg(chart);
 }

@@ -181,9 +181,16 @@ void readRun(const SpecReader& r, const config::Node& run, SweepSpec& spec) {
   if (const config::Node* seed = get(run, "seed")) spec.seed = r.number(*seed, "seed");
 }
 
-std::string pointText(const SweepPoint& point) {
+// "mlp accel.num_cores=4 (line 5) bus.width_bytes=32 (line 8)": the lines of the spec that set
+// each varied value, so that an error of a combination points at them.
+std::string pointText(const SweepSpec& spec, const SweepPoint& point) {
   std::string text = point.model->name;
-  for (const auto& [k, v] : point.values) text += " " + k + "=" + v;
+  for (const auto& [k, v] : point.values) {
+    text += " " + k + "=" + v;
+    const auto line = spec.value_lines.find(k + "=" + v);
+    if (line != spec.value_lines.end() && line->second > 0)
+      text += " (line " + std::to_string(line->second) + ")";
+  }
   return text;
 }
 
@@ -217,7 +224,7 @@ void checkPointConfigs(const SweepSpec& spec) {
     try {
       (void)config::loadConfig(spec.base_config, overrides);
     } catch (const ConfigError& e) {
-      throw UsageError(spec.path_shown + ": point " + pointText(point) + ": " + e.what());
+      throw UsageError(spec.path_shown + ": point " + pointText(spec, point) + ": " + e.what());
     }
   }
 }
@@ -243,9 +250,7 @@ SweepSpec readSweepSpec(const std::string& path) {
   SweepSpec spec;
   spec.path = fs::absolute(path).lexically_normal().string();
   spec.path_shown = path;
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) throw UsageError("cannot read sweep spec '" + path + "'");
-  const SpecReader r(config::parseYamlFile(path, path), path);
+  const SpecReader r(config::parseYaml(readTextFile(path, "sweep spec"), path), path);
   const config::Node& root = r.root();
   r.keysOf(root, "the sweep spec", {"base_config", "models", "set", "grid", "zip", "run", "plots"});
   if (const config::Node* base = get(root, "base_config")) {

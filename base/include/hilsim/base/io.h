@@ -8,9 +8,11 @@
 
 namespace hilsim {
 
-// Reads a whole file; throws InputError naming it.
-std::vector<uint8_t> readFile(const std::string& path);
-std::string readTextFile(const std::string& path);
+// Reads a whole file (a regular file, or a pipe such as /dev/stdin). `what` names the file's role
+// in messages ("model", "--input", "sweep spec"). Throws InputError with one line:
+// "<what> '<path>': is a directory" or "<what> '<path>': cannot read: <strerror>".
+std::vector<uint8_t> readFile(const std::string& path, const std::string& what = "file");
+std::string readTextFile(const std::string& path, const std::string& what = "file");
 
 // Writes `bytes` to `path` atomically; throws InputError naming it.
 void writeFileAtomic(const std::string& path, const void* data, size_t size);

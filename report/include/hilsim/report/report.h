@@ -24,6 +24,23 @@ struct Totals {
   double seconds = 0.0;  // cycles at the host clock
 };
 
+// compare mode: the accelerated layer invocations whose output was checked byte for byte against
+// the reference kernel's. A difference stops the run (exit 3), so a report's figures all matched.
+struct CompareSummary {
+  uint32_t layers = 0;  // distinct layers
+  uint64_t checks = 0;  // layer invocations
+  uint64_t bytes = 0;   // output bytes compared, summed over the checks
+};
+
+// The accelerator cores without a share of an offloaded layer, and why.
+struct IdleCores {
+  std::vector<uint32_t> cores;  // ascending; empty when every core worked (or the CPU ran it)
+  std::string why;
+};
+IdleCores idleCores(const rt::LayerRecord& record, const config::HardwareConfig& config);
+// "1-3, 5"
+std::string coreList(const std::vector<uint32_t>& cores);
+
 struct RunReport {
   std::string model_path;
   std::string model_sha256;
@@ -51,6 +68,8 @@ struct RunReport {
   Totals totals() const;
   // Summed over every invocation of the run: JSON `run_totals`.
   Totals runTotals() const;
+  // nullopt unless mode is "compare".
+  std::optional<CompareSummary> compareSummary() const;
 };
 
 std::string reportJson(const RunReport& report);

@@ -16,7 +16,7 @@
 //   SOFTMAX            softmax_per_element * elements + op_per_call
 //   QUANTIZE           quantize_per_element * elements + op_per_call
 //   DEQUANTIZE         dequantize_per_element * elements + op_per_call
-//   RESHAPE            reshape_per_call
+//   RESHAPE            reshape_per_byte * bytes copied + reshape_per_call
 //   SVDF               fc_per_mac * (MACs of both products) + svdf_state_per_byte * state bytes
 //                      + fc_per_output * (filters + units) + fc_per_call
 //   ADD, SUB           add_per_element * elements + op_per_call
@@ -65,6 +65,7 @@ struct CpuCoefficients {
   double quantize_per_element = 0.0;
   double dequantize_per_element = 0.0;
   double reshape_per_call = 0.0;
+  double reshape_per_byte = 0.0;
   double op_per_call = 0.0;
   double svdf_state_per_byte = 0.0;
   double add_per_element = 0.0;
@@ -103,7 +104,8 @@ struct OpWork {
   uint64_t macs = 0;
   uint64_t outputs = 0;          // output elements
   uint64_t elements = 0;         // elements processed (element-wise and data-movement ops,
-                                 // softmax; MEAN: input elements; LSTM: steps x batch x cells)
+                                 // softmax; MEAN: input elements; LSTM: steps x batch x cells;
+                                 // RESHAPE: bytes copied)
   uint64_t window_elements = 0;  // pooling: outputs * KH * KW; CONV_2D, DEPTHWISE_CONV_2D: taps
   uint64_t state_bytes = 0;      // SVDF state shifted per invocation; LSTM state bytes
   uint64_t extra_outputs = 0;    // SVDF: filters + units

@@ -42,6 +42,10 @@ struct OffloadDecision {
   // Convolutions: the predicted share of the arrays' MAC slots doing useful work while they
   // compute (plan/predict.h), shown with the cycles.
   std::optional<double> utilization;
+  // Bytes the layer's first invocation uploads (weights, parameters, descriptors) on top of
+  // predicted_accel_cycles, which is an invocation with them already in device memory; 0: not
+  // said.
+  uint64_t upload_bytes = 0;
 };
 
 // The decision of a policy for a planned layer with these predictions.

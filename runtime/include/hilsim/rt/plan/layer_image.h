@@ -31,6 +31,9 @@ struct LayerImage {
 LayerImage buildTiles(const Plan& plan, const LayerArithmetic& layer);
 // The size of buildTiles(plan, ...).tiles, without building it.
 uint64_t tileImageBytes(const Plan& plan);
+// What a layer's first invocation writes to device memory before its job: the tile image and the
+// descriptor table.
+uint64_t uploadBytes(const Plan& plan);
 
 // Device addresses where the kernel placed the layer's buffers.
 struct DeviceAddresses {

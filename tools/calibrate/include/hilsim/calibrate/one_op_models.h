@@ -21,8 +21,10 @@ OneOpModel fullyConnectedModel(int32_t rows, int32_t k, int32_t n);
 // CONV_2D over [1, h, w, in_c], an out_c x kh x kw x in_c filter, SAME padding.
 OneOpModel convModel(int32_t h, int32_t w, int32_t in_c, int32_t out_c, int32_t kh, int32_t kw,
                      int32_t stride);
-// DEPTHWISE_CONV_2D over [1, h, w, c], a k x k filter, depth multiplier 1, SAME padding.
-OneOpModel depthwiseModel(int32_t h, int32_t w, int32_t c, int32_t k, int32_t stride);
+// DEPTHWISE_CONV_2D over [1, h, w, in_c], a kh x kw filter, SAME padding, in_c x
+// depth_multiplier output channels.
+OneOpModel depthwiseModel(int32_t h, int32_t w, int32_t in_c, int32_t kh, int32_t kw,
+                          int32_t stride, int32_t depth_multiplier);
 // AVERAGE_POOL_2D or MAX_POOL_2D over [1, h, w, c], a k x k window, VALID padding.
 OneOpModel poolModel(tflite::BuiltinOperator op, int32_t h, int32_t w, int32_t c, int32_t k,
                      int32_t stride);

@@ -29,6 +29,9 @@ struct LineChart {
   std::string y_label;   // with unit, e.g. "cycles per inference"
   bool log_x = false;
   bool log_y = false;
+  // A base-2 x axis with a tick at every power of two (1, 2, 4, 8, 16 cores equally spaced);
+  // takes precedence over log_x.
+  bool log2_x = false;
   std::vector<Series> series;
   std::vector<Marker> markers;
 };
@@ -48,5 +51,9 @@ std::string renderSvg(const StackedBars& chart);
 
 // Numbers as axis ticks print them: 1.2k, 35M, 0.5.
 std::string tickLabel(double v);
+
+// True if every value is a positive power of two and there are at least three distinct ones:
+// values a log2 axis suits (core counts, bus widths, array sizes).
+bool powersOfTwo(const std::vector<double>& values);
 
 }  // namespace hilsim::plot

@@ -1,0 +1,185 @@
+// What `hilsim run` says beside the cycles: that compare mode's outputs matched (table and JSON),
+// which cores a layer narrower than the array left idle and why, and that the decision's
+// predicted cycles leave out the first invocation's upload, whose bytes it names.
+
+#include <gtest/gtest.h>
+#include <yaml-cpp/yaml.h>
+
+#include <filesystem>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "files.h"
+#include "runner.h"
+
+namespace hilsim::test {
+namespace {
+
+class RunSummary : public ::testing::Test {
+ protected:
+  void SetUp() override { dir_ = makeTestDir(); }
+  std::string model(const std::string& layers) {
+    const std::string path = dir_ + "/mlp-" + layers + ".tflite";
+    const RunOutcome r = runHilsim({"gen-model", "--layers", layers, "--out", path});
+    EXPECT_EQ(r.exit_code, 0) << r.err;
+    return path;
+  }
+  std::string dir_;
+};
+
+TEST_F(RunSummary, CompareSaysTheOutputsMatchedAndHowManyBytes) {
+  const std::string m = model("64,48,16");
+  const RunOutcome r = runHilsim({"run", "--model", m, "--mode", "compare", "--invocations", "3",
+                                  "--report", dir_ + "/c.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  // Two FULLY_CONNECTED layers, 48 and 16 int8 outputs, three invocations.
+  EXPECT_NE(r.out.find("compare: the accelerated and reference outputs matched byte for byte: "
+                       "2 layers, 6 layer invocations, 192 bytes compared\n"),
+            std::string::npos)
+      << r.out;
+  const YAML::Node compare = YAML::LoadFile(dir_ + "/c.json")["simulation"]["compare"];
+  ASSERT_TRUE(compare && compare.IsMap());
+  EXPECT_EQ(compare["layers"].as<int>(), 2);
+  EXPECT_EQ(compare["layer_invocations"].as<int>(), 6);
+  EXPECT_EQ(compare["bytes"].as<int>(), 192);
+  EXPECT_TRUE(compare["matched"].as<bool>());
+
+  const RunOutcome quiet = runHilsim({"run", "--model", m, "--mode", "compare", "--quiet"});
+  ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
+  EXPECT_EQ(quiet.out, "");
+
+  const RunOutcome accel =
+      runHilsim({"run", "--model", m, "--mode", "accel", "--report", dir_ + "/a.json"});
+  ASSERT_EQ(accel.exit_code, 0) << accel.err;
+  EXPECT_EQ(accel.out.find("compare:"), std::string::npos) << accel.out;
+  EXPECT_TRUE(YAML::LoadFile(dir_ + "/a.json")["simulation"]["compare"].IsNull());
+}
+
+TEST_F(RunSummary, IdleCoresOfANarrowLayerAreListedWithTheReason) {
+  // 4 output features on 4 cores with 16-column arrays: one tile, so cores 1 to 3 are idle; the
+  // 64-feature layer gives every core a tile.
+  const std::string m = model("256,64,4");
+  const RunOutcome r = runHilsim({"run", "--model", m, "--config",
+                                  std::string(HILSIM_SOURCE_DIR) + "/configs/m4.yaml", "--mode",
+                                  "accel", "--report", dir_ + "/r.json", "--csv", dir_ + "/r.csv"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("idle cores: layer 1 (1x64->4): cores 1-3: 4 output features make 1 tile "
+                       "of the array's 16 columns, fewer than the 4 cores\n"),
+            std::string::npos)
+      << r.out;
+  EXPECT_EQ(r.out.find("idle cores: layer 0"), std::string::npos) << r.out;
+  const YAML::Node layers = YAML::LoadFile(dir_ + "/r.json")["layers"];
+  ASSERT_EQ(layers.size(), 2u);
+  EXPECT_EQ(layers[0]["accel"]["idle_cores"].size(), 0u);
+  EXPECT_TRUE(layers[0]["accel"]["idle_reason"].IsNull());
+  const YAML::Node idle = layers[1]["accel"]["idle_cores"];
+  ASSERT_EQ(idle.size(), 3u);
+  for (size_t i = 0; i < 3; ++i) EXPECT_EQ(idle[i].as<int>(), static_cast<int>(i) + 1);
+  EXPECT_NE(layers[1]["accel"]["idle_reason"].as<std::string>().find("fewer than the 4 cores"),
+            std::string::npos);
+  // The idle cores are those without a share in per_core.
+  ASSERT_EQ(layers[1]["accel"]["per_core"].size(), 1u);
+  EXPECT_EQ(layers[1]["accel"]["per_core"][0]["core"].as<int>(), 0);
+}
+
+TEST_F(RunSummary, ReasonSaysThePredictionHasTheWeightsInPlaceAndNamesTheUpload) {
+  const std::string m = model("512,256");
+  const std::string annotated = dir_ + "/annotated.tflite";
+  ASSERT_EQ(runHilsim({"annotate", "--model", m, "--out", annotated}).exit_code, 0);
+  const RunOutcome r = runHilsim({"run", "--model", annotated, "--invocations", "2",
+                                  "--per-invocation", "--report", dir_ + "/r.json", "--quiet"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const YAML::Node layers = YAML::LoadFile(dir_ + "/r.json")["layers"];
+  ASSERT_EQ(layers.size(), 2u);
+  const YAML::Node first = layers[0], second = layers[1];
+  ASSERT_EQ(first["path"].as<std::string>(), "accel");
+  const std::string reason = first["reason"].as<std::string>();
+  std::smatch m_reason;
+  ASSERT_TRUE(std::regex_search(
+      reason, m_reason,
+      std::regex("accel ([0-9]+) < ref [0-9]+ cycles per invocation with the weights in device "
+                 "memory; the first invocation also uploads ([0-9]+) bytes")))
+      << reason;
+  const uint64_t predicted = std::stoull(m_reason[1]);
+  const uint64_t upload_bytes = std::stoull(m_reason[2]);
+  // The prediction is the second invocation's cycles; the first differs by the upload, whose
+  // bytes are the difference in bytes moved.
+  EXPECT_EQ(predicted, second["accel"]["predicted_cycles"].as<uint64_t>());
+  EXPECT_EQ(predicted, second["cycles"].as<uint64_t>());
+  EXPECT_GT(first["cycles"].as<uint64_t>(), predicted);
+  EXPECT_EQ(first["cycles"].as<uint64_t>() - first["accel"]["upload_cycles"].as<uint64_t>(),
+            second["cycles"].as<uint64_t>());
+  EXPECT_EQ(
+      first["accel"]["bytes_moved"].as<uint64_t>() - second["accel"]["bytes_moved"].as<uint64_t>(),
+      upload_bytes);
+}
+
+// The README's `sh` block that contains `marker`, as lines.
+std::vector<std::string> readmeBlock(const std::string& marker) {
+  const std::vector<uint8_t> bytes = readFile(std::string(HILSIM_SOURCE_DIR) + "/README.md");
+  const std::string readme(bytes.begin(), bytes.end());
+  for (size_t at = readme.find("```sh\n"); at != std::string::npos;
+       at = readme.find("```sh\n", at + 1)) {
+    const size_t end = readme.find("```", at + 6);
+    const std::string block = readme.substr(at + 6, end - at - 6);
+    if (block.find(marker) == std::string::npos) continue;
+    std::vector<std::string> lines;
+    std::istringstream in(block);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+    return lines;
+  }
+  return {};
+}
+
+// The fault-injection example runs as written after the walk-through's first steps (which make
+// the model it names), from a directory laid out as the repository, and says what the README
+// shows.
+TEST_F(RunSummary, ReadmeFaultExampleRunsAsWrittenAfterTheWalkThrough) {
+  const std::vector<std::string> walk = readmeBlock("W=out/walk");
+  const std::vector<std::string> fault = readmeBlock("sim.fault=bus_error");
+  ASSERT_FALSE(walk.empty());
+  ASSERT_FALSE(fault.empty());
+  std::string script = "set -e\ncd '" + dir_ + "'\nmkdir -p build\nln -sf '" + hilsimPath() +
+                       "' build/hilsim\nln -sfn '" + HILSIM_SOURCE_DIR + "/configs' configs\n";
+  for (const std::string& line : walk)  // the variables and step 1: the annotated MLP
+    if (line.rfind("H=", 0) == 0 || line.rfind("W=", 0) == 0 ||
+        line.rfind("$H gen-model", 0) == 0 || line.rfind("$H annotate", 0) == 0)
+      script += line + "\n";
+  script += "set +e\n";
+  std::string expected;  // the stderr the README shows, "..." marking what it leaves out
+  bool in_stderr = false;
+  for (const std::string& line : fault) {
+    if (line.rfind("# exit 3, stderr:", 0) == 0) {
+      in_stderr = true;
+    } else if (in_stderr && line.rfind("# (one line", 0) != 0 && line.rfind("#", 0) == 0) {
+      expected += (expected.empty() ? "" : " ") + line.substr(line.find_first_not_of("# "));
+    } else if (line.rfind("#", 0) != 0) {
+      script += line + "\n";
+    }
+  }
+  script += "echo \"exit $?\" > status.txt\n";
+  writeFile(dir_ + "/example.sh", std::vector<uint8_t>(script.begin(), script.end()));
+  ASSERT_EQ(runShell("bash '" + dir_ + "/example.sh' 2> '" + dir_ + "/stderr.txt' > /dev/null"), 0)
+      << script;
+  const std::vector<uint8_t> status = readFile(dir_ + "/status.txt");
+  EXPECT_EQ(std::string(status.begin(), status.end()), "exit 3\n") << script;
+  const std::vector<uint8_t> err_bytes = readFile(dir_ + "/stderr.txt");
+  const std::string err(err_bytes.begin(), err_bytes.end());
+  ASSERT_FALSE(expected.empty());
+  size_t from = 0;
+  for (size_t at = 0; at < expected.size();) {
+    const size_t gap = expected.find(" ... ", at);
+    const std::string part = expected.substr(at, gap == std::string::npos ? gap : gap - at);
+    const size_t found = err.find(part, from);
+    EXPECT_NE(found, std::string::npos) << "'" << part << "' not in:\n" << err;
+    if (found != std::string::npos) from = found + part.size();
+    at = gap == std::string::npos ? expected.size() : gap + 5;
+  }
+  EXPECT_TRUE(std::filesystem::exists(dir_ + "/out/walk/out.bin"));
+  EXPECT_TRUE(std::filesystem::exists(dir_ + "/out/walk/fault.json"));
+}
+
+}  // namespace
+}  // namespace hilsim::test
