@@ -336,9 +336,11 @@ std::vector<KeySpec> buildTable() {
                        kUnbounded, "SOFTMAX, per element.", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.quantize_per_element), "cycles/element", 0,
                        kUnbounded,
-                       "QUANTIZE, per element; MEAN, per output; operators without their own "
-                       "coefficient, per element.",
+                       "QUANTIZE from an integer type, per element; MEAN, per output; operators "
+                       "without their own coefficient, per element.",
                        kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.quantize_float_per_element), "cycles/element",
+                       0, kUnbounded, "QUANTIZE from float32, per element.", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dequantize_per_element), "cycles/element", 0,
                        kUnbounded, "DEQUANTIZE, per element.", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.reshape_per_call), "cycles/call", 0,

@@ -28,6 +28,10 @@ CpuCoefficients publishedRv32() {
   c.pool_per_output = 0;
   c.add_per_element = 115;
   c.mul_per_element = 57.5;
+  c.quantize_per_element = 5.3;
+  c.quantize_float_per_element = 252;
+  c.dequantize_per_element = 252;
+  c.activation_per_element = 230;
   c.op_per_call = 1000;
   return c;
 }
@@ -66,6 +70,16 @@ TEST(CpuCostModel, MeanAndMaxPoolOnRv32) {
   OpWork pool;
   pool.window_elements = 16 * 4;
   EXPECT_EQ(m.cycles(Op::MAX_POOL_2D, pool), 2453u);  // 22.7 x 64 + 1000 = 2452.8
+}
+
+TEST(CpuCostModel, QuantizeFromFloatHasItsOwnCoefficient) {
+  CpuCoefficients c = publishedRv32();
+  c.quantize_float_per_element = 260;
+  const CpuCostModel m(c);
+  OpWork w = elementsWork(640);
+  EXPECT_EQ(m.cycles(Op::QUANTIZE, w), 4392u);  // 5.3 x 640 + 1000 = 4392
+  w.float_input = true;
+  EXPECT_EQ(m.cycles(Op::QUANTIZE, w), 167'400u);  // 260 x 640 + 1000
 }
 
 TEST(CpuCostModel, LstmIsItsGateProductsPlusCellWork) {

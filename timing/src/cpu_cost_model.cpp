@@ -41,7 +41,9 @@ uint64_t CpuCostModel::cycles(tflite::BuiltinOperator op, const OpWork& w) const
     case Op::SOFTMAX:
       return toCycles(c_.softmax_per_element * d(w.elements) + c_.op_per_call);
     case Op::QUANTIZE:
-      return toCycles(c_.quantize_per_element * d(w.elements) + c_.op_per_call);
+      return toCycles((w.float_input ? c_.quantize_float_per_element : c_.quantize_per_element) *
+                          d(w.elements) +
+                      c_.op_per_call);
     case Op::DEQUANTIZE:
       return toCycles(c_.dequantize_per_element * d(w.elements) + c_.op_per_call);
     case Op::RESHAPE:

@@ -56,23 +56,24 @@ struct Calibrated {
   double fc_per_mac, fc_per_output, fc_per_call, conv1x1_per_mac, conv_per_mac, conv_per_tap,
       conv_per_output, conv_per_call, dwconv_per_mac, dwconv_per_tap, dwconv_per_output,
       dwconv_per_call, pool_per_element, pool_per_output, softmax_per_element, add_per_element,
-      mul_per_element, op_per_call, reshape_per_call, reshape_per_byte;
+      mul_per_element, quantize_per_element, quantize_float_per_element, dequantize_per_element,
+      activation_per_element, op_per_call, reshape_per_call, reshape_per_byte;
 };
 
 const std::map<std::string, Calibrated>& calibrated() {
   static const std::map<std::string, Calibrated> table = {
-      {"cortex-m0plus",
-       {12.9999, 203.88, 516.083, 13.0748, 11.1078, 32.3372, 284.021, 1126.33, 15.0073, 70.3445,
-        196.182, 0,      16.843,  92.4877, 2317.6,  480.704, 193.669, 1711.3,  169.377, 1.46524}},
-      {"cortex-m33",
-       {15.0167, 97.68, 348.504, 15.0433, 12.5349, 27.1774, 151.787, 830.202, 12.9995, 68.4163,
-        97.4506, 0,     13.3764, 39.4961, 782.119, 166.883, 77.2462, 1099.12, 96.1376, 1.49724}},
-      {"cortex-m4f",
-       {19.0218, 105.389, 359.836, 18.0747, 15.6173, 28.7424, 160.137, 835.179, 15.5897, 72.5501,
-        108.258, 0,       15.3399, 41.0111, 883.103, 180.095, 80.295,  1194.25, 107.505, 1.44008}},
-      {"rv32im",
-       {11.0017, 72.4786, 279.219, 11.023, 9.44225, 12.9063, 104.182, 683.222, 11.5092, 25.7904,
-        58.0436, 0,       8.43454, 40.496, 694.365, 159.66,  66.9902, 1255.12, 85,      8}},
+      {"cortex-m0plus", {12.9999, 203.88,  516.083, 13.0748, 11.1078, 32.3372, 284.021, 1126.33,
+                         15.0073, 70.3445, 196.182, 0,       17.5348, 92.4259, 2457.92, 494.547,
+                         203.68,  158.002, 729.499, 233.55,  1731.82, 357.281, 169.377, 1.46524}},
+      {"cortex-m33", {15.0167, 97.68,   348.504, 15.0433, 12.5349, 27.1774, 151.787, 830.202,
+                      12.9995, 68.4163, 97.4506, 0,       13.8779, 39.1957, 875.913, 173.043,
+                      81.1095, 74.2167, 48.2239, 15.9007, 556.812, 187.025, 96.1376, 1.49724}},
+      {"cortex-m4f", {19.0218, 105.389, 359.836, 18.0747, 15.6173, 28.7424, 160.137, 835.179,
+                      15.5897, 72.5501, 108.258, 0,       15.8888, 40.6453, 986.466, 186.761,
+                      84.3806, 79.104,  87.4019, 17.7589, 623.557, 208.36,  107.505, 1.44008}},
+      {"rv32im", {11.0017, 72.4786, 279.219, 11.023,  9.44225, 12.9063, 104.182, 683.222,
+                  11.5092, 25.7904, 58.0436, 0,       8.97448, 40.4079, 799.698, 165.477,
+                  70.1846, 56.7169, 267.018, 171.808, 569.519, 194.414, 85,      8}},
   };
   return table;
 }
@@ -133,6 +134,9 @@ CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library) {
   c.pool_per_element = kPoolPerElement * p.k;
   c.softmax_per_element = p.softmax_ref;
   c.quantize_per_element = kQuantizePerElement * p.k;
+  // From float32: one float division and rounding per element, priced as DEQUANTIZE's float
+  // multiply (E).
+  c.quantize_float_per_element = p.dequantize_ref;
   c.dequantize_per_element = p.dequantize_ref;
   c.reshape_per_call = kInterpreterFloor * p.k;
   c.op_per_call = kInterpreterFloor * p.k;
@@ -168,6 +172,10 @@ CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library) {
       c.softmax_per_element = f.softmax_per_element;
       c.add_per_element = f.add_per_element;
       c.mul_per_element = f.mul_per_element;
+      c.quantize_per_element = f.quantize_per_element;
+      c.quantize_float_per_element = f.quantize_float_per_element;
+      c.dequantize_per_element = f.dequantize_per_element;
+      c.activation_per_element = f.activation_per_element;
       c.op_per_call = f.op_per_call;
       c.reshape_per_call = f.reshape_per_call;
       c.reshape_per_byte = f.reshape_per_byte;

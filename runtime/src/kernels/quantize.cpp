@@ -96,6 +96,7 @@ class QuantizeRef final : public Kernel {
     }
     OpWork work;
     work.elements = static_cast<uint64_t>(count);
+    work.float_input = in.type == TensorType::FLOAT32;
     return work;
   }
 

@@ -27,6 +27,7 @@ void expectCoefficientsEq(const timing::CpuCoefficients& a, const timing::CpuCoe
   EXPECT_EQ(a.pool_per_element, b.pool_per_element);
   EXPECT_EQ(a.softmax_per_element, b.softmax_per_element);
   EXPECT_EQ(a.quantize_per_element, b.quantize_per_element);
+  EXPECT_EQ(a.quantize_float_per_element, b.quantize_float_per_element);
   EXPECT_EQ(a.dequantize_per_element, b.dequantize_per_element);
   EXPECT_EQ(a.reshape_per_call, b.reshape_per_call);
   EXPECT_EQ(a.reshape_per_byte, b.reshape_per_byte);

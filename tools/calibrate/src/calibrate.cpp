@@ -109,17 +109,23 @@ std::vector<Group> groups() {
         {&CpuCoefficients::dwconv_per_output, "dwconv_per_output", outputsTerm},
         {&CpuCoefficients::dwconv_per_call, "dwconv_per_call", one}},
        [](Op, const OpWork&, size_t) { return true; }});
-  // Pooling, SOFTMAX, ADD and MUL: a per-element coefficient each and the shared op_per_call.
+  // Pooling, SOFTMAX, element-wise ops, QUANTIZE and DEQUANTIZE: a per-element coefficient each
+  // and the shared op_per_call.
   out.push_back(
-      {{Op::AVERAGE_POOL_2D, Op::MAX_POOL_2D, Op::SOFTMAX, Op::ADD, Op::MUL},
+      {{Op::AVERAGE_POOL_2D, Op::MAX_POOL_2D, Op::SOFTMAX, Op::ADD, Op::MUL, Op::QUANTIZE,
+        Op::DEQUANTIZE, Op::LOGISTIC, Op::TANH},
        {{&CpuCoefficients::pool_per_element, "pool_per_element",
          [](const OpWork& w, const CpuCoefficients&) { return double(w.window_elements); }},
         {&CpuCoefficients::pool_per_output, "pool_per_output", outputsTerm},
         {&CpuCoefficients::softmax_per_element, "softmax_per_element", elementsTerm},
         {&CpuCoefficients::add_per_element, "add_per_element", elementsTerm},
         {&CpuCoefficients::mul_per_element, "mul_per_element", elementsTerm},
+        {&CpuCoefficients::quantize_per_element, "quantize_per_element", elementsTerm},
+        {&CpuCoefficients::quantize_float_per_element, "quantize_float_per_element", elementsTerm},
+        {&CpuCoefficients::dequantize_per_element, "dequantize_per_element", elementsTerm},
+        {&CpuCoefficients::activation_per_element, "activation_per_element", elementsTerm},
         {&CpuCoefficients::op_per_call, "op_per_call", one}},
-       [](Op op, const OpWork&, size_t term) {
+       [](Op op, const OpWork& w, size_t term) {
          switch (term) {
            case 0:
            case 1:
@@ -130,6 +136,14 @@ std::vector<Group> groups() {
              return op == Op::ADD;
            case 4:
              return op == Op::MUL;
+           case 5:
+             return op == Op::QUANTIZE && !w.float_input;
+           case 6:
+             return op == Op::QUANTIZE && w.float_input;
+           case 7:
+             return op == Op::DEQUANTIZE;
+           case 8:
+             return op == Op::LOGISTIC || op == Op::TANH;
            default:
              return true;
          }

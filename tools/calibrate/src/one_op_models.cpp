@@ -242,6 +242,39 @@ OneOpModel reshapeModel(int32_t n) {
                   std::move(options));
 }
 
+OneOpModel quantizeModel(int32_t n, bool from_float) {
+  Builder b;
+  const int32_t in = from_float ? b.tensor(TensorType::FLOAT32, {1, n}, Quant{})
+                                : b.tensor(TensorType::INT8, {1, n}, perTensor(kInScale, 3));
+  const int32_t out = b.tensor(TensorType::INT8, {1, n}, perTensor(kOutScale, -5));
+  tflite::BuiltinOptionsUnion options;
+  options.Set(tflite::QuantizeOptionsT{});
+  return b.finish(BuiltinOperator::QUANTIZE,
+                  std::string("QUANTIZE ") + (from_float ? "float32" : "int8") + " " + dims({1, n}),
+                  {in}, out, std::move(options));
+}
+
+OneOpModel dequantizeModel(int32_t n) {
+  Builder b;
+  const int32_t in = b.tensor(TensorType::INT8, {1, n}, perTensor(kInScale, 3));
+  const int32_t out = b.tensor(TensorType::FLOAT32, {1, n}, Quant{});
+  tflite::BuiltinOptionsUnion options;
+  options.Set(tflite::DequantizeOptionsT{});
+  return b.finish(BuiltinOperator::DEQUANTIZE, "DEQUANTIZE " + dims({1, n}), {in}, out,
+                  std::move(options));
+}
+
+OneOpModel activationModel(BuiltinOperator op, int32_t n) {
+  Builder b;
+  // TFLite's int8 LOGISTIC output is fixed at scale 1/256, zero point -128; TANH's at 1/128, 0.
+  const int32_t in = b.tensor(TensorType::INT8, {1, n}, perTensor(kOutScale, 0));
+  const Quant out_quant =
+      op == BuiltinOperator::LOGISTIC ? perTensor(1.0f / 256, -128) : perTensor(1.0f / 128, 0);
+  const int32_t out = b.tensor(TensorType::INT8, {1, n}, out_quant);
+  return b.finish(op, std::string(tflite::EnumNameBuiltinOperator(op)) + " " + dims({1, n}), {in},
+                  out, tflite::BuiltinOptionsUnion{});
+}
+
 std::vector<OneOpModel> calibrationShapes() {
   std::vector<OneOpModel> shapes;
   // FULLY_CONNECTED: K and N from 8 to 1024, one and several rows.
@@ -311,6 +344,16 @@ std::vector<OneOpModel> calibrationShapes() {
     shapes.push_back(elementwiseModel(BuiltinOperator::MUL, n));
   }
   for (int32_t n : {2, 64, 1960}) shapes.push_back(reshapeModel(n));
+  // QUANTIZE (int8 requantization and from float32), DEQUANTIZE, LOGISTIC and TANH.
+  for (int32_t n : {2, 16, 96, 640, 4096}) shapes.push_back(quantizeModel(n, false));
+  for (int32_t n : {2, 64, 640}) {
+    shapes.push_back(quantizeModel(n, true));
+    shapes.push_back(dequantizeModel(n));
+  }
+  for (int32_t n : {2, 32, 257, 1024}) {
+    shapes.push_back(activationModel(BuiltinOperator::LOGISTIC, n));
+    shapes.push_back(activationModel(BuiltinOperator::TANH, n));
+  }
   return shapes;
 }
 

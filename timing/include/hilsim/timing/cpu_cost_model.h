@@ -14,7 +14,8 @@
 //                      + op_per_call
 //   MAX_POOL_2D
 //   SOFTMAX            softmax_per_element * elements + op_per_call
-//   QUANTIZE           quantize_per_element * elements + op_per_call
+//   QUANTIZE           quantize_per_element * elements + op_per_call (integer input),
+//                      quantize_float_per_element * elements + op_per_call (float input)
 //   DEQUANTIZE         dequantize_per_element * elements + op_per_call
 //   RESHAPE            reshape_per_byte * bytes copied + reshape_per_call
 //   SVDF               fc_per_mac * (MACs of both products) + svdf_state_per_byte * state bytes
@@ -63,6 +64,7 @@ struct CpuCoefficients {
   double pool_per_output = 0.0;
   double softmax_per_element = 0.0;
   double quantize_per_element = 0.0;
+  double quantize_float_per_element = 0.0;
   double dequantize_per_element = 0.0;
   double reshape_per_call = 0.0;
   double reshape_per_byte = 0.0;
@@ -112,7 +114,8 @@ struct OpWork {
   uint32_t gemm_rows = 0;        // FULLY_CONNECTED: rows, K, N (for reduction padding)
   uint32_t gemm_k = 0;
   uint32_t gemm_n = 0;
-  bool pointwise = false;  // CONV_2D with a 1x1 kernel
+  bool pointwise = false;    // CONV_2D with a 1x1 kernel
+  bool float_input = false;  // QUANTIZE from float32
 };
 
 class CpuCostModel {

@@ -33,6 +33,12 @@ OneOpModel softmaxModel(int32_t rows, int32_t n);
 // ADD or MUL of two [1, n] tensors.
 OneOpModel elementwiseModel(tflite::BuiltinOperator op, int32_t n);
 // RESHAPE of [1, n] to [n].
+// QUANTIZE of [1, n]: int8 -> int8 requantization, or float32 -> int8 when from_float.
+OneOpModel quantizeModel(int32_t n, bool from_float);
+// DEQUANTIZE of [1, n] int8 to float32.
+OneOpModel dequantizeModel(int32_t n);
+// LOGISTIC or TANH of [1, n] int8.
+OneOpModel activationModel(tflite::BuiltinOperator op, int32_t n);
 OneOpModel reshapeModel(int32_t n);
 
 // The shape set of `hilsim calibrate` (README.md, "calibrate"): small to large layers of every
