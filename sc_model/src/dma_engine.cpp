@@ -50,23 +50,31 @@ void DmaEngine::submit(DmaRequest* request) {
 
 void DmaEngine::reset() {
   queue_.clear();
+  queue_head_ = 0;
   arrivals_.clear();
 }
 
 void DmaEngine::admitArrivals() {
-  std::stable_sort(
-      arrivals_.begin(), arrivals_.end(),
-      [](const DmaRequest* a, const DmaRequest* b) { return a->requester < b->requester; });
+  // Stable insertion sort by requester: a handful of requests, and no temporary buffer.
+  for (size_t i = 1; i < arrivals_.size(); ++i) {
+    DmaRequest* r = arrivals_[i];
+    size_t j = i;
+    for (; j > 0 && arrivals_[j - 1]->requester > r->requester; --j)
+      arrivals_[j] = arrivals_[j - 1];
+    arrivals_[j] = r;
+  }
+  if (queue_head_ > 0 && queue_head_ * 2 >= queue_.size()) {  // reuse the storage from its start
+    queue_.erase(queue_.begin(), queue_.begin() + static_cast<std::ptrdiff_t>(queue_head_));
+    queue_head_ = 0;
+  }
   queue_.insert(queue_.end(), arrivals_.begin(), arrivals_.end());
   arrivals_.clear();
 }
 
 void DmaEngine::startQueued() {
-  for (uint32_t ch = 0; ch < channel_.size() && !queue_.empty(); ++ch) {
+  for (uint32_t ch = 0; ch < channel_.size() && queue_head_ < queue_.size(); ++ch) {
     if (channel_[ch]) continue;
-    DmaRequest* request = queue_.front();
-    queue_.pop_front();
-    start(ch, request);
+    start(ch, queue_[queue_head_++]);
   }
 }
 

@@ -18,7 +18,9 @@ Memory::Memory(sc_core::sc_module_name name, uint64_t size_bytes, sc_core::sc_ti
   socket.register_get_direct_mem_ptr(this, &Memory::get_direct_mem_ptr);
 }
 
-Memory::~Memory() { std::free(data_); }
+Memory::~Memory() {
+  std::free(data_);
+}
 
 namespace {
 bool overlaps(uint64_t a, uint64_t alen, uint64_t b, uint64_t blen) {
@@ -53,12 +55,16 @@ void Memory::settleFrom(const Memory* source, uint64_t src, uint64_t len) {
 }
 
 void Memory::settleDependents(uint64_t offset, uint64_t len) {
-  // Each dependent settles its own snapshots of this range (and drops itself from the list).
-  std::vector<Memory*> dependents = dependents_;
-  for (Memory* d : dependents) d->settleFrom(this, offset, len);
+  // Each dependent settles its own snapshots of this range (and drops itself from the list), so
+  // the loop runs over a copy, kept between calls to not allocate.
+  if (dependents_.empty()) return;
+  settling_ = dependents_;
+  for (Memory* d : settling_) d->settleFrom(this, offset, len);
 }
 
-void Memory::settleAll() { settle(0, size_); }
+void Memory::settleAll() {
+  settle(0, size_);
+}
 
 void Memory::dropDependent(Memory* dependent) {
   for (auto it = dependents_.begin(); it != dependents_.end(); ++it)

@@ -106,21 +106,21 @@ void BusScheduler::admit(State& st) const {
   }
 }
 
-std::optional<uint32_t> BusScheduler::pick(const State& st) const {
-  if (st.ready.empty()) return std::nullopt;
+uint32_t BusScheduler::pick(const State& st) const {
+  if (st.ready.empty()) return kNoPort;
   if (params_.arbitration == Arbitration::kFixed) return st.ready.lowest();
   return st.ready.nextFrom(st.last_granted + 1, params_.ports);
 }
 
-std::optional<uint64_t> BusScheduler::nextEligibility(const State& st) const {
-  std::optional<uint64_t> next;
-  for (uint32_t p : st.waiting)
-    if (!next || st.flows[p].eligible < *next) next = st.flows[p].eligible;
+uint64_t BusScheduler::nextEligibility(const State& st) const {
+  uint64_t next = kNever;
+  for (uint32_t p : st.waiting) next = std::min(next, st.flows[p].eligible);
   return next;
 }
 
 std::optional<uint64_t> BusScheduler::nextEligibility() const {
-  return nextEligibility(state_);
+  const uint64_t next = nextEligibility(state_);
+  return next == kNever ? std::nullopt : std::optional<uint64_t>(next);
 }
 
 bool BusScheduler::skip(State& st, uint64_t limit) const {
@@ -139,10 +139,11 @@ bool BusScheduler::skip(State& st, uint64_t limit) const {
   // Round robin: every ready port gets one full burst per round, in the same order each round,
   // until the one with the fewest bursts reaches its last.
   uint64_t fewest = std::numeric_limits<uint64_t>::max();
+  uint64_t ready = 0;  // counted here: without POPCNT in the baseline ISA, popcount is a call
   for (uint32_t w = 0; w < 2; ++w)
-    for (uint64_t bits = st.ready.word[w]; bits; bits &= bits - 1)
+    for (uint64_t bits = st.ready.word[w]; bits; bits &= bits - 1, ++ready)
       fewest = std::min(fewest, bursts(st.flows[w * 64 + __builtin_ctzll(bits)].remaining));
-  const uint64_t round_cycles = st.ready.count() * full_burst_cycles_;
+  const uint64_t round_cycles = ready * full_burst_cycles_;
   const uint64_t rounds = std::min(fewest - 1, budget / round_cycles);
   if (rounds == 0) return false;
   for (uint32_t w = 0; w < 2; ++w)
@@ -159,9 +160,9 @@ bool BusScheduler::skip(State& st, uint64_t limit) const {
   return true;
 }
 
-void BusScheduler::run(State& st, uint64_t target, bool stop_at_completion,
-                       std::vector<Completion>* done,
-                       std::optional<uint64_t>* first_completion) const {
+uint64_t BusScheduler::run(State& st, uint64_t target, bool stop_at_completion,
+                           std::vector<Completion>* done) const {
+  uint64_t first_completion = kNever;
   while (true) {
     if (st.bus_busy) {
       if (st.burst_end > target) break;
@@ -172,39 +173,39 @@ void BusScheduler::run(State& st, uint64_t target, bool stop_at_completion,
         f.active = false;
         st.ready.clear(st.owner);
         if (done) done->push_back({st.owner, st.now, st.now - f.eligible - f.alone_cycles});
-        if (first_completion && !*first_completion) *first_completion = st.now;
-        if (stop_at_completion) return;
+        if (first_completion == kNever) first_completion = st.now;
+        if (stop_at_completion) return first_completion;
       }
     }
     // Arbitration at `target` waits until time moves past it, so that every transfer added at
     // that cycle (e.g. a DMA channel's next descriptor) takes part.
     if (st.now >= target) break;
     admit(st);
-    const std::optional<uint32_t> next = pick(st);
-    const std::optional<uint64_t> eligibility = nextEligibility(st);
-    if (!next) {
-      if (eligibility && *eligibility <= target) {
-        st.now = *eligibility;
+    const uint32_t next = pick(st);
+    const uint64_t eligibility = nextEligibility(st);
+    if (next == kNoPort) {
+      if (eligibility != kNever && eligibility <= target) {
+        st.now = eligibility;
         continue;
       }
       break;  // idle until the next eligibility
     }
-    const uint64_t limit = eligibility ? std::min(target, *eligibility) : target;
-    if (skip(st, limit)) continue;
-    Flow& f = st.flows[*next];
+    if (skip(st, std::min(target, eligibility))) continue;
+    Flow& f = st.flows[next];
     const uint64_t burst = std::min<uint64_t>(f.remaining, params_.burst_bytes);
     f.remaining -= burst;
     st.bus_busy = true;
-    st.owner = *next;
-    st.last_granted = *next;
+    st.owner = next;
+    st.last_granted = next;
     st.burst_end = st.now + cyclesOf(burst);
   }
-  if (target > st.now && target != std::numeric_limits<uint64_t>::max()) st.now = target;
+  if (target > st.now && target != kNever) st.now = target;
+  return first_completion;
 }
 
 const std::vector<Completion>& BusScheduler::advance(uint64_t cycle) {
   completed_.clear();
-  run(state_, cycle, false, &completed_, nullptr);
+  run(state_, cycle, false, &completed_);
   admit(state_);
   return completed_;
 }
@@ -212,9 +213,8 @@ const std::vector<Completion>& BusScheduler::advance(uint64_t cycle) {
 std::optional<uint64_t> BusScheduler::nextCompletion() const {
   if (state_.ready.empty() && state_.waiting.empty() && !state_.bus_busy) return std::nullopt;
   probe_ = state_;  // reuses the probe's vectors: no allocation after the first call
-  std::optional<uint64_t> first;
-  run(probe_, std::numeric_limits<uint64_t>::max(), true, nullptr, &first);
-  return first;
+  const uint64_t first = run(probe_, kNever, true, nullptr);
+  return first == kNever ? std::nullopt : std::optional<uint64_t>(first);
 }
 
 }  // namespace hilsim::timing

@@ -10,7 +10,6 @@
 
 #include <tlm_utils/simple_initiator_socket.h>
 #include <cstdint>
-#include <deque>
 #include <map>
 #include <systemc>
 #include <tlm>
@@ -98,7 +97,8 @@ class DmaEngine : public sc_core::sc_module, public BusClient {
   uint64_t transaction_bytes_;
   Bus& bus_;
   std::vector<DmaRequest*> arrivals_;  // submitted, not yet admitted to the FIFO
-  std::deque<DmaRequest*> queue_;
+  std::vector<DmaRequest*> queue_;     // FIFO from queue_head_ on; emptied once drained
+  size_t queue_head_ = 0;
   std::vector<DmaRequest*> channel_;
   std::multimap<sc_core::sc_time, uint32_t> failed_;  // channels whose failed request ends then
   sc_core::sc_event kick_;

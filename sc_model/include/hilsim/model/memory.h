@@ -10,11 +10,11 @@
 // never change after upload are therefore never copied, and every observer still sees exactly the
 // bytes a real copy would have produced.
 
+#include <tlm_utils/simple_target_socket.h>
 #include <cstdint>
 #include <memory>
 #include <systemc>
 #include <tlm>
-#include <tlm_utils/simple_target_socket.h>
 #include <vector>
 
 namespace hilsim::model {
@@ -67,8 +67,9 @@ class Memory : public sc_core::sc_module {
   uint64_t size_;
   uint8_t* data_;
   sc_core::sc_time latency_;
-  std::vector<Snapshot> snapshots_;   // pending copies into this memory
-  std::vector<Memory*> dependents_;   // memories with pending copies of this one (one per copy)
+  std::vector<Snapshot> snapshots_;  // pending copies into this memory
+  std::vector<Memory*> dependents_;  // memories with pending copies of this one (one per copy)
+  std::vector<Memory*> settling_;    // settleDependents' copy of dependents_
   bool dmi_granted_ = false;
 };
 

@@ -92,16 +92,23 @@ class BusScheduler {
     uint32_t last_granted = 0;
   };
 
+  // The hot path uses sentinels rather than std::optional, whose two-part stores and wide
+  // reloads stall store forwarding.
+  static constexpr uint64_t kNever = ~uint64_t{0};
+  static constexpr uint32_t kNoPort = ~uint32_t{0};
   // Core of advance(): stops at `target`, or after the first completion if `stop_at_completion`.
-  void run(State& st, uint64_t target, bool stop_at_completion, std::vector<Completion>* done,
-           std::optional<uint64_t>* first_completion) const;
+  // Returns the cycle of the first completion, or kNever.
+  uint64_t run(State& st, uint64_t target, bool stop_at_completion,
+               std::vector<Completion>* done) const;
   // Moves waiting transfers whose eligibility has come into the ready set.
   void admit(State& st) const;
-  std::optional<uint32_t> pick(const State& st) const;
+  // The port granted next, or kNoPort.
+  uint32_t pick(const State& st) const;
   // Skips whole rounds (round robin) or bursts of one port (fixed) that end by `limit` and
   // complete no transfer. Returns true if time advanced.
   bool skip(State& st, uint64_t limit) const;
-  std::optional<uint64_t> nextEligibility(const State& st) const;
+  // The earliest eligibility among waiting transfers, or kNever.
+  uint64_t nextEligibility(const State& st) const;
   uint64_t bursts(uint64_t bytes) const;
   uint64_t cyclesOf(uint64_t burst_bytes) const;
 
