@@ -47,10 +47,20 @@ std::string helloWorld() {
 class Memory : public ::testing::Test {
  protected:
   void SetUp() override { dir_ = makeTestDir(); }
-  // hello_world on the simulated platform (accel mode), with the report and CSV written.
-  std::vector<std::string> accelRun(const std::string& invocations) const {
-    return {"run",       "--model", helloWorld(), "--mode",         "accel", "--invocations",
+  // hello_world in `mode`, with the report and CSV written.
+  std::vector<std::string> helloRun(const std::string& mode, const std::string& invocations) const {
+    return {"run",       "--model", helloWorld(), "--mode",         mode,    "--invocations",
             invocations, "--quiet", "--report",   dir_ + "/r.json", "--csv", dir_ + "/r.csv"};
+  }
+  // Peak memory of `invocations` runs in `mode` stays within the margin of one invocation's.
+  void expectFlat(const std::string& mode, const std::string& invocations) const {
+    const Peak one = runMeasured(helloRun(mode, "1"));
+    const Peak many = runMeasured(helloRun(mode, invocations));
+    ASSERT_EQ(one.exit_code, 0);
+    ASSERT_EQ(many.exit_code, 0);
+    EXPECT_LT(many.max_rss_kib - one.max_rss_kib, kMarginKib)
+        << "1 invocation: " << one.max_rss_kib << " KiB, " << invocations << ": "
+        << many.max_rss_kib << " KiB";
   }
   std::string dir_;
 };
@@ -58,27 +68,12 @@ class Memory : public ::testing::Test {
 // Each invocation's layer records are summed as the run goes, not kept: 40,000 invocations of
 // three offloaded layers (120,000 records) in the memory of one.
 TEST_F(Memory, InvocationsOnThePlatformDoNotGrowIt) {
-  const Peak one = runMeasured(accelRun("1"));
-  const Peak many = runMeasured(accelRun("40000"));
-  ASSERT_EQ(one.exit_code, 0);
-  ASSERT_EQ(many.exit_code, 0);
-  EXPECT_LT(many.max_rss_kib - one.max_rss_kib, kMarginKib)
-      << "1 invocation: " << one.max_rss_kib << " KiB, 40000: " << many.max_rss_kib << " KiB";
+  expectFlat("accel", "40000");
 }
 
 // The same on the counting clock (ref mode without a trace), 200,000 invocations.
 TEST_F(Memory, InvocationsOnTheCountingClockDoNotGrowIt) {
-  auto args = [&](const char* n) {
-    return std::vector<std::string>{
-        "run", "--model", helloWorld(), "--mode",         "ref",   "--invocations",
-        n,     "--quiet", "--report",   dir_ + "/r.json", "--csv", dir_ + "/r.csv"};
-  };
-  const Peak one = runMeasured(args("1"));
-  const Peak many = runMeasured(args("200000"));
-  ASSERT_EQ(one.exit_code, 0);
-  ASSERT_EQ(many.exit_code, 0);
-  EXPECT_LT(many.max_rss_kib - one.max_rss_kib, kMarginKib)
-      << "1 invocation: " << one.max_rss_kib << " KiB, 200000: " << many.max_rss_kib << " KiB";
+  expectFlat("ref", "200000");
 }
 
 // Counts a VCD's timestamps and value changes and checks the timestamps only grow.
