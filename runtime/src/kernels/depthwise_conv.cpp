@@ -44,7 +44,6 @@ class DepthwiseConv2DRef final : public Kernel {
       throw ModelError("float32 DEPTHWISE_CONV_2D is not supported (hilsim supports int8)");
     p_.quant = prepareConvQuant(ctx, in, filter, bias, out, options->fused_activation_function(),
                                 g.out_c, 3);
-    acc_ = allocatePersistentArray<int32_t>(ctx, size_t(g.out_c));
 
     OpWork work;
     work.outputs = g.outputs();
@@ -54,15 +53,13 @@ class DepthwiseConv2DRef final : public Kernel {
   }
 
   void invoke(InvokeContext& ctx, Node& node) override {
-    kernels::abi::DepthwiseConvInt8Call call{p_, node.input(0)->as<int8_t>(),
-                                             node.input(1)->as<int8_t>(), acc_,
-                                             node.output(0)->as<int8_t>()};
+    kernels::abi::DepthwiseConvInt8Call call{
+        p_, node.input(0)->as<int8_t>(), node.input(1)->as<int8_t>(), node.output(0)->as<int8_t>()};
     runCall(ctx, call);
   }
 
  private:
   kernels::DepthwiseConvParams p_;  // its requantization arrays are in persistent memory
-  int32_t* acc_ = nullptr;          // persistent: out_c accumulators
 };
 
 }  // namespace

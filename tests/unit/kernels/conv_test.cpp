@@ -111,9 +111,8 @@ TEST(DepthwiseConv, DepthMultiplierTwo) {
   p.quant.shifts = shifts;
   const int8_t input[] = {1, 2, 3, 4};
   const int8_t filter[] = {1, 2, 3, 4, -1, -2, -3, -4};
-  int32_t acc[4];
   int8_t output[4] = {};
-  kernels::depthwiseConvInt8(p, input, filter, acc, output);
+  kernels::depthwiseConvInt8(p, input, filter, output);
   EXPECT_EQ(std::vector<int8_t>(output, output + 4), (std::vector<int8_t>{-2, -3, -4, -5}));
 }
 
@@ -132,9 +131,8 @@ TEST(DepthwiseConv, InputOffsetAndOutputZeroPoint) {
   p.quant.shifts = shifts;
   const int8_t input[] = {90};
   const int8_t filter[] = {3};
-  int32_t acc[1];
   int8_t output[1] = {};
-  kernels::depthwiseConvInt8(p, input, filter, acc, output);
+  kernels::depthwiseConvInt8(p, input, filter, output);
   EXPECT_EQ(output[0], -115);
 }
 

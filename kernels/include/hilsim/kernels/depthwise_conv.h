@@ -19,8 +19,8 @@ struct DepthwiseConvParams {
 };
 
 // input: [batches, in_h, in_w, in_c]; filter: [1, filter_h, filter_w, out_c];
-// output: [batches, out_h, out_w, out_c]. `acc` is scratch for out_c accumulators.
+// output: [batches, out_h, out_w, out_c].
 void depthwiseConvInt8(const DepthwiseConvParams& p, const int8_t* input, const int8_t* filter,
-                       int32_t* acc, int8_t* output);
+                       int8_t* output);
 
 }  // namespace hilsim::kernels

@@ -108,7 +108,6 @@ struct DepthwiseConvInt8Call {
   DepthwiseConvParams params;
   const int8_t* input = nullptr;
   const int8_t* filter = nullptr;
-  int32_t* acc = nullptr;  // scratch, params.geo.out_c values
   int8_t* output = nullptr;
 };
 
@@ -117,12 +116,11 @@ constexpr void visit(V& v, DepthwiseConvInt8Call& c) {
   visit(v, c.params);
   v(c.input);
   v(c.filter);
-  v(c.acc);
   v(c.output);
 }
 
 inline void run(const DepthwiseConvInt8Call& c) {
-  depthwiseConvInt8(c.params, c.input, c.filter, c.acc, c.output);
+  depthwiseConvInt8(c.params, c.input, c.filter, c.output);
 }
 
 struct AveragePoolInt8Call {
