@@ -318,10 +318,14 @@ std::vector<KeySpec> buildTable() {
                        "CONV_2D, per filter tap inside the input, summed over every output.",
                        kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dwconv_per_mac), "cycles/MAC", 0, kUnbounded,
-                       "DEPTHWISE_CONV_2D, per MAC.", kPreset));
+                       "DEPTHWISE_CONV_2D, per MAC of a tap inside the input.", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dwconv_per_tap), "cycles/tap", 0, kUnbounded,
-                       "DEPTHWISE_CONV_2D, per filter tap inside the input, summed over output "
-                       "positions.",
+                       "DEPTHWISE_CONV_2D, per filter tap checked against the input (outputs x "
+                       "KH x KW).",
+                       kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dwconv_per_row), "cycles/row", 0, kUnbounded,
+                       "DEPTHWISE_CONV_2D, per filter row checked against the input (outputs x "
+                       "KH).",
                        kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dwconv_per_output), "cycles/output", 0,
                        kUnbounded, "DEPTHWISE_CONV_2D, per output.", kPreset));

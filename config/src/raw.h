@@ -68,7 +68,8 @@ struct RawMemory {
 struct RawCoefficients {
   RawFloat fc_per_mac, fc_per_output, fc_per_call;
   RawFloat conv1x1_per_mac, conv_per_mac, conv_per_output, conv_per_call;
-  RawFloat conv_per_tap, dwconv_per_mac, dwconv_per_tap, dwconv_per_output, dwconv_per_call;
+  RawFloat conv_per_tap, dwconv_per_mac, dwconv_per_tap, dwconv_per_row, dwconv_per_output,
+      dwconv_per_call;
   RawFloat pool_per_element, pool_per_output, softmax_per_element, quantize_per_element,
       quantize_float_per_element, dequantize_per_element;
   RawFloat reshape_per_call, reshape_per_byte, op_per_call, svdf_state_per_byte;

@@ -11,6 +11,25 @@ uint64_t toCycles(double cycles) {
 
 }  // namespace
 
+OpWork convolutionWork(const ConvGeometry& g, uint32_t filter_in_c) {
+  OpWork work;
+  work.outputs = g.outputBytes();
+  const uint64_t taps_checked = work.outputs * g.filter_h * g.filter_w;
+  const uint64_t inside_taps = g.insideTaps() * g.out_c;
+  if (g.depthwise) {
+    work.macs = taps_checked;
+    work.window_elements = taps_checked;
+    work.window_rows = work.outputs * g.filter_h;
+    work.inside_macs = inside_taps;
+  } else {
+    work.macs = taps_checked * filter_in_c;
+    work.window_elements = inside_taps;
+    work.inside_macs = inside_taps * filter_in_c;
+    work.pointwise = g.filter_h == 1 && g.filter_w == 1;
+  }
+  return work;
+}
+
 CpuCostModel::CpuCostModel() : c_(cpuPreset("cortex-m55", KernelLibrary::kReference)) {}
 
 uint64_t CpuCostModel::fullyConnectedCycles(uint32_t rows, uint32_t k, uint32_t n) const {
@@ -29,12 +48,14 @@ uint64_t CpuCostModel::cycles(tflite::BuiltinOperator op, const OpWork& w) const
     case Op::FULLY_CONNECTED:
       return fullyConnectedCycles(w.gemm_rows, w.gemm_k, w.gemm_n);
     case Op::CONV_2D:
-      return toCycles((w.pointwise ? c_.conv1x1_per_mac : c_.conv_per_mac) * d(w.macs) +
+      return toCycles((w.pointwise ? c_.conv1x1_per_mac : c_.conv_per_mac) * d(w.inside_macs) +
                       c_.conv_per_tap * d(w.window_elements) + c_.conv_per_output * d(w.outputs) +
                       c_.conv_per_call);
     case Op::DEPTHWISE_CONV_2D:
-      return toCycles(c_.dwconv_per_mac * d(w.macs) + c_.dwconv_per_tap * d(w.window_elements) +
-                      c_.dwconv_per_output * d(w.outputs) + c_.dwconv_per_call);
+      return toCycles(c_.dwconv_per_mac * d(w.inside_macs) +
+                      c_.dwconv_per_tap * d(w.window_elements) +
+                      c_.dwconv_per_row * d(w.window_rows) + c_.dwconv_per_output * d(w.outputs) +
+                      c_.dwconv_per_call);
     case Op::AVERAGE_POOL_2D:
       return toCycles(c_.pool_per_element * d(w.window_elements) +
                       c_.pool_per_output * d(w.outputs) + c_.op_per_call);

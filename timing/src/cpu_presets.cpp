@@ -54,26 +54,30 @@ const std::map<std::string, CorePreset>& presets() {
 // stay the cross-check.
 struct Calibrated {
   double fc_per_mac, fc_per_output, fc_per_call, conv1x1_per_mac, conv_per_mac, conv_per_tap,
-      conv_per_output, conv_per_call, dwconv_per_mac, dwconv_per_tap, dwconv_per_output,
-      dwconv_per_call, pool_per_element, pool_per_output, softmax_per_element, add_per_element,
-      mul_per_element, quantize_per_element, quantize_float_per_element, dequantize_per_element,
-      activation_per_element, op_per_call, reshape_per_call, reshape_per_byte;
+      conv_per_output, conv_per_call, dwconv_per_mac, dwconv_per_tap, dwconv_per_row,
+      dwconv_per_output, dwconv_per_call, pool_per_element, pool_per_output, softmax_per_element,
+      add_per_element, mul_per_element, quantize_per_element, quantize_float_per_element,
+      dequantize_per_element, activation_per_element, op_per_call, reshape_per_call,
+      reshape_per_byte;
 };
 
 const std::map<std::string, Calibrated>& calibrated() {
   static const std::map<std::string, Calibrated> table = {
-      {"cortex-m0plus", {12.9999, 203.88,  516.083, 13.0748, 11.1078, 32.3372, 284.021, 1126.33,
-                         15.0073, 70.3445, 196.182, 0,       17.5348, 92.4259, 2457.92, 494.547,
-                         203.68,  158.002, 729.499, 233.55,  1731.82, 357.281, 169.377, 1.46524}},
-      {"cortex-m33", {15.0167, 97.68,   348.504, 15.0433, 12.5349, 27.1774, 151.787, 830.202,
-                      12.9995, 68.4163, 97.4506, 0,       13.8779, 39.1957, 875.913, 173.043,
-                      81.1095, 74.2167, 48.2239, 15.9007, 556.812, 187.025, 96.1376, 1.49724}},
-      {"cortex-m4f", {19.0218, 105.389, 359.836, 18.0747, 15.6173, 28.7424, 160.137, 835.179,
-                      15.5897, 72.5501, 108.258, 0,       15.8888, 40.6453, 986.466, 186.761,
-                      84.3806, 79.104,  87.4019, 17.7589, 623.557, 208.36,  107.505, 1.44008}},
-      {"rv32im", {11.0017, 72.4786, 279.219, 11.023,  9.44225, 12.9063, 104.182, 683.222,
-                  11.5092, 25.7904, 58.0436, 0,       8.97448, 40.4079, 799.698, 165.477,
-                  70.1846, 56.7169, 267.018, 171.808, 569.519, 194.414, 85,      8}},
+      {"cortex-m0plus",
+       {12.9995, 203.606, 505.268, 12.9559, 13.0706, 77.6809, 278.448, 1171.54, 28.5468,
+        0,       56.1603, 294.303, 14063.8, 17.62,   91.8043, 2443.89, 495.181, 203.889,
+        158.419, 730.93,  232.42,  1753.65, 352.021, 157.21,  1.46694}},
+      {"cortex-m33",
+       {15.0066, 98.1013, 415.198, 14.9673, 15.0433, 49.6171, 150.104, 891.915, 21.5581,
+        1.61635, 36.6982, 169.934, 10912.8, 13.8867, 39.1887, 873.939, 173.216, 81.2058,
+        74.529,  47.5242, 15.9851, 564.416, 158.948, 155.822, 1.47765}},
+      {"cortex-m4f",
+       {19.0088, 106.021, 437.451, 17.9759, 18.0428, 53.008,  159.394, 926.166, 23.0586,
+        4.03852, 35.8265, 183.633, 9686.13, 15.8961, 40.6376, 984.98,  186.887, 84.4259,
+        79.278,  86.4915, 17.7894, 631.109, 179.753, 173.655, 1.41825}},
+      {"rv32im", {10.9996, 72.8789, 239.371, 10.932,  11.2425, 25.4356, 113.748, 712.657, 15.9551,
+                  2.32593, 12.5198, 114.202, 4046.38, 8.96405, 40.347,  795.594, 165.383, 70.1674,
+                  56.4855, 265.525, 173.854, 575.481, 202.207, 85,      8}},
   };
   return table;
 }
@@ -165,6 +169,7 @@ CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library) {
       c.conv_per_call = f.conv_per_call;
       c.dwconv_per_mac = f.dwconv_per_mac;
       c.dwconv_per_tap = f.dwconv_per_tap;
+      c.dwconv_per_row = f.dwconv_per_row;
       c.dwconv_per_output = f.dwconv_per_output;
       c.dwconv_per_call = f.dwconv_per_call;
       c.pool_per_element = f.pool_per_element;

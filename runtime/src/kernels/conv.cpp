@@ -7,6 +7,7 @@
 
 #include "hilsim/kernels/abi/calls.h"
 #include "hilsim/rt/kernels/conv_common.h"
+#include "hilsim/rt/kernels/conv_layer.h"
 #include "hilsim/rt/kernels/kernel_call.h"
 #include "hilsim/rt/kernels/reference.h"
 
@@ -47,13 +48,7 @@ class Conv2DRef final : public Kernel {
     p_.quant = prepareConvQuant(ctx, in, filter, bias, out, options->fused_activation_function(),
                                 g.out_c, 0);
 
-    OpWork work;
-    work.outputs = g.outputs();
-    work.macs =
-        work.outputs * uint64_t(g.filter_h) * uint64_t(g.filter_w) * uint64_t(p_.filter_in_c);
-    work.window_elements = g.insideTaps() * uint64_t(g.out_c);
-    work.pointwise = g.filter_h == 1 && g.filter_w == 1;
-    return work;
+    return timing::convolutionWork(describeConvLayer(node)->geometry, uint32_t(p_.filter_in_c));
   }
 
   void invoke(InvokeContext& ctx, Node& node) override {

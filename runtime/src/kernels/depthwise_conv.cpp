@@ -7,6 +7,7 @@
 
 #include "hilsim/kernels/abi/calls.h"
 #include "hilsim/rt/kernels/conv_common.h"
+#include "hilsim/rt/kernels/conv_layer.h"
 #include "hilsim/rt/kernels/kernel_call.h"
 #include "hilsim/rt/kernels/reference.h"
 
@@ -45,11 +46,7 @@ class DepthwiseConv2DRef final : public Kernel {
     p_.quant = prepareConvQuant(ctx, in, filter, bias, out, options->fused_activation_function(),
                                 g.out_c, 3);
 
-    OpWork work;
-    work.outputs = g.outputs();
-    work.macs = work.outputs * uint64_t(g.filter_h) * uint64_t(g.filter_w);
-    work.window_elements = g.insideTaps();
-    return work;
+    return timing::convolutionWork(describeConvLayer(node)->geometry, 1);
   }
 
   void invoke(InvokeContext& ctx, Node& node) override {

@@ -129,13 +129,9 @@ std::optional<uint64_t> breakEvenMacs(const GemmShape& shape, const Hardware& hw
 }
 
 uint64_t convReferenceCycles(const ConvGeometry& g, const timing::CpuCostModel& cpu) {
-  timing::OpWork work;
-  work.outputs = g.outputBytes();
-  work.macs = g.macs();
-  work.pointwise = !g.depthwise && g.filter_h == 1 && g.filter_w == 1;
   return cpu.cycles(
       g.depthwise ? tflite::BuiltinOperator::DEPTHWISE_CONV_2D : tflite::BuiltinOperator::CONV_2D,
-      work);
+      timing::convolutionWork(g, g.in_c));
 }
 
 double arrayUtilization(const Plan& plan, const std::vector<timing::CoreCounts>& cores) {

@@ -24,6 +24,8 @@ void expectCoefficientsEq(const timing::CpuCoefficients& a, const timing::CpuCoe
   EXPECT_EQ(a.conv_per_call, b.conv_per_call);
   EXPECT_EQ(a.dwconv_per_mac, b.dwconv_per_mac);
   EXPECT_EQ(a.dwconv_per_call, b.dwconv_per_call);
+  EXPECT_EQ(a.dwconv_per_tap, b.dwconv_per_tap);
+  EXPECT_EQ(a.dwconv_per_row, b.dwconv_per_row);
   EXPECT_EQ(a.pool_per_element, b.pool_per_element);
   EXPECT_EQ(a.softmax_per_element, b.softmax_per_element);
   EXPECT_EQ(a.quantize_per_element, b.quantize_per_element);

@@ -51,8 +51,8 @@ struct Term {
   std::function<double(const OpWork&, const CpuCoefficients&)> regressor;
 };
 
-double macsTerm(const OpWork& w, const CpuCoefficients&) {
-  return double(w.macs);
+double insideMacsTerm(const OpWork& w, const CpuCoefficients&) {
+  return double(w.inside_macs);
 }
 double outputsTerm(const OpWork& w, const CpuCoefficients&) {
   return double(w.outputs);
@@ -90,8 +90,8 @@ std::vector<Group> groups() {
                  [](Op, const OpWork&, size_t) { return true; }});
   out.push_back(
       {{Op::CONV_2D},
-       {{&CpuCoefficients::conv1x1_per_mac, "conv1x1_per_mac", macsTerm},
-        {&CpuCoefficients::conv_per_mac, "conv_per_mac", macsTerm},
+       {{&CpuCoefficients::conv1x1_per_mac, "conv1x1_per_mac", insideMacsTerm},
+        {&CpuCoefficients::conv_per_mac, "conv_per_mac", insideMacsTerm},
         {&CpuCoefficients::conv_per_tap, "conv_per_tap",
          [](const OpWork& w, const CpuCoefficients&) { return double(w.window_elements); }},
         {&CpuCoefficients::conv_per_output, "conv_per_output", outputsTerm},
@@ -103,9 +103,11 @@ std::vector<Group> groups() {
        }});
   out.push_back(
       {{Op::DEPTHWISE_CONV_2D},
-       {{&CpuCoefficients::dwconv_per_mac, "dwconv_per_mac", macsTerm},
+       {{&CpuCoefficients::dwconv_per_mac, "dwconv_per_mac", insideMacsTerm},
         {&CpuCoefficients::dwconv_per_tap, "dwconv_per_tap",
          [](const OpWork& w, const CpuCoefficients&) { return double(w.window_elements); }},
+        {&CpuCoefficients::dwconv_per_row, "dwconv_per_row",
+         [](const OpWork& w, const CpuCoefficients&) { return double(w.window_rows); }},
         {&CpuCoefficients::dwconv_per_output, "dwconv_per_output", outputsTerm},
         {&CpuCoefficients::dwconv_per_call, "dwconv_per_call", one}},
        [](Op, const OpWork&, size_t) { return true; }});

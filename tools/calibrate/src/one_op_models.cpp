@@ -310,7 +310,8 @@ std::vector<OneOpModel> calibrationShapes() {
                                            {12, 12, 8, 8, 5, 5, 1}})
     shapes.push_back(convModel(h, w, in_c, out_c, kh, kw, s));
   // DEPTHWISE_CONV_2D: 3x3 at stride 1 and 2 over 1 to 256 channels, larger and rectangular
-  // kernels, and depth multipliers above 1 (one input channel fanned out, as in keyword models).
+  // kernels (tall ones over many channels, as in streaming keyword models), and depth multipliers
+  // above 1 (one input channel fanned out, as in keyword models).
   for (const auto& [h, w, c, kh, kw, s, m] :
        std::vector<std::array<int32_t, 7>>{{48, 48, 8, 3, 3, 2, 1},
                                            {24, 24, 16, 3, 3, 1, 1},
@@ -325,7 +326,11 @@ std::vector<OneOpModel> calibrationShapes() {
                                            {10, 10, 32, 3, 3, 2, 1},
                                            {40, 32, 1, 8, 6, 2, 8},
                                            {24, 24, 4, 3, 3, 1, 2},
-                                           {16, 12, 2, 5, 4, 1, 4}})
+                                           {16, 12, 2, 5, 4, 1, 4},
+                                           {30, 1, 40, 3, 1, 1, 1},
+                                           {24, 1, 128, 10, 1, 1, 1},
+                                           {15, 1, 64, 15, 1, 1, 1},
+                                           {8, 20, 16, 1, 7, 1, 1}})
     shapes.push_back(depthwiseModel(h, w, c, kh, kw, s, m));
   for (const auto& [h, w, c, k, s] : std::vector<std::array<int32_t, 5>>{{3, 3, 256, 3, 1},
                                                                          {25, 5, 64, 5, 5},

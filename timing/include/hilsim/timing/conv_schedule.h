@@ -45,6 +45,9 @@ struct ConvGeometry {
   uint64_t macs() const { return pixels() * k() * out_c; }
   uint64_t inputBytes() const { return uint64_t{batches} * in_h * in_w * in_c; }
   uint64_t outputBytes() const { return pixels() * out_c; }
+  // Filter taps inside the input, summed over every output position of one channel (taps in
+  // the padding are skipped by the kernels).
+  uint64_t insideTaps() const;
   uint64_t inputRowBytes() const { return uint64_t{in_w} * in_c; }
   bool operator==(const ConvGeometry& o) const;
   bool operator!=(const ConvGeometry& o) const { return !(*this == o); }

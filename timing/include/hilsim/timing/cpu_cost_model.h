@@ -4,12 +4,15 @@
 //
 //   FULLY_CONNECTED    fc_per_mac * rows * pad(K) * N * weight_memory + fc_per_output * outputs
 //                      + fc_per_call
-//   CONV_2D            conv(1x1)_per_mac * MACs + conv_per_tap * taps
+//   CONV_2D            conv(1x1)_per_mac * inside MACs + conv_per_tap * inside taps
 //                      + conv_per_output * outputs + conv_per_call
-//                      (taps: filter taps inside the input, summed over every output)
-//   DEPTHWISE_CONV_2D  dwconv_per_mac * MACs + dwconv_per_tap * taps
-//                      + dwconv_per_output * outputs + dwconv_per_call
-//                      (taps: filter taps inside the input, summed over output positions)
+//                      (inside taps: filter taps inside the input, summed over every output;
+//                      inside MACs: their products, inside taps x input channels per filter)
+//   DEPTHWISE_CONV_2D  dwconv_per_mac * inside MACs + dwconv_per_tap * taps checked
+//                      + dwconv_per_row * rows checked + dwconv_per_output * outputs
+//                      + dwconv_per_call
+//                      (taps checked: outputs x KH x KW; rows checked: outputs x KH;
+//                      inside MACs: the taps inside the input)
 //   AVERAGE_POOL_2D,   pool_per_element * outputs * KH * KW + pool_per_output * outputs
 //                      + op_per_call
 //   MAX_POOL_2D
@@ -41,6 +44,7 @@
 #include <vector>
 
 #include "hilsim/schema/tflite_generated.h"
+#include "hilsim/timing/conv_schedule.h"
 
 namespace hilsim::timing {
 
@@ -53,11 +57,12 @@ struct CpuCoefficients {
   double conv_per_mac = 0.0;
   double conv_per_output = 0.0;
   double conv_per_call = 0.0;
-  // Per filter tap inside the input: the window loop's bounds checks and addressing, which
-  // dominate a convolution over few input channels (and a depthwise one over few channels).
+  // Per filter tap inside the input: the window loop's bounds check and addressing, which
+  // dominate a convolution over few input channels.
   double conv_per_tap = 0.0;
   double dwconv_per_mac = 0.0;
-  double dwconv_per_tap = 0.0;
+  double dwconv_per_tap = 0.0;  // per tap checked against the input, inside or not
+  double dwconv_per_row = 0.0;  // per filter row checked against the input
   double dwconv_per_output = 0.0;
   double dwconv_per_call = 0.0;
   double pool_per_element = 0.0;
@@ -108,7 +113,11 @@ struct OpWork {
   uint64_t elements = 0;         // elements processed (element-wise and data-movement ops,
                                  // softmax; MEAN: input elements; LSTM: steps x batch x cells;
                                  // RESHAPE: bytes copied)
-  uint64_t window_elements = 0;  // pooling: outputs * KH * KW; CONV_2D, DEPTHWISE_CONV_2D: taps
+  uint64_t inside_macs = 0;      // CONV_2D, DEPTHWISE_CONV_2D: MACs of the taps inside the input
+  uint64_t window_elements = 0;  // pooling: outputs * KH * KW; CONV_2D: taps inside the input x
+                                 // output channels; DEPTHWISE_CONV_2D: taps checked (outputs x
+                                 // KH x KW)
+  uint64_t window_rows = 0;      // DEPTHWISE_CONV_2D: filter rows checked (outputs x KH)
   uint64_t state_bytes = 0;      // SVDF state shifted per invocation; LSTM state bytes
   uint64_t extra_outputs = 0;    // SVDF: filters + units
   uint32_t gemm_rows = 0;        // FULLY_CONNECTED: rows, K, N (for reduction padding)
@@ -117,6 +126,11 @@ struct OpWork {
   bool pointwise = false;    // CONV_2D with a 1x1 kernel
   bool float_input = false;  // QUANTIZE from float32
 };
+
+// The work of a CONV_2D or DEPTHWISE_CONV_2D invocation as the reference kernels do it (every
+// filter tap is checked against the input; the taps inside it are multiplied). filter_in_c: the
+// input channels one CONV_2D filter reads (in_c / groups); ignored for a depthwise geometry.
+OpWork convolutionWork(const ConvGeometry& g, uint32_t filter_in_c);
 
 class CpuCostModel {
  public:
