@@ -18,6 +18,12 @@ struct OneOpModel {
 
 // A FULLY_CONNECTED layer [rows, k] x [n, k]^T with int8 weights and int32 bias.
 OneOpModel fullyConnectedModel(int32_t rows, int32_t k, int32_t n);
+// The same in float32: input, weights, bias and output.
+OneOpModel fullyConnectedFloatModel(int32_t rows, int32_t k, int32_t n);
+// SVDF over [batches, input_size] with units x rank filters and a memory of `memory` steps: int8
+// input and feature weights, int16 time weights and state when int16_state, else int8.
+OneOpModel svdfModel(int32_t batches, int32_t input_size, int32_t units, int32_t rank,
+                     int32_t memory, bool int16_state);
 // CONV_2D over [1, h, w, in_c], an out_c x kh x kw x in_c filter, SAME padding.
 OneOpModel convModel(int32_t h, int32_t w, int32_t in_c, int32_t out_c, int32_t kh, int32_t kw,
                      int32_t stride);
