@@ -194,7 +194,7 @@ std::vector<Sample> measure(const config::HardwareConfig& config) {
       rt::Model model = rt::Model::fromBytes(shape.bytes, shape.label);
       rt::Interpreter interp(model, resolver);
       interp.allocate();
-      s.work = interp.work().at(0);
+      s.work = interp.work().at(shape.layer);
     }
     rt::Model model = rt::Model::fromBytes(shape.bytes, shape.label);
     sim::RunSpec spec;
@@ -202,11 +202,11 @@ std::vector<Sample> measure(const config::HardwareConfig& config) {
     spec.config = config;
     spec.config_source = "calibrate";
     const sim::RunResult result = sim::runModel(model, spec);
-    if (result.report.layers.size() != 1 ||
-        result.report.layers[0].ref_cycles_source != rt::RefCyclesSource::kExecuted)
+    if (result.report.layers.size() != shape.layer + 1 ||
+        result.report.layers[shape.layer].ref_cycles_source != rt::RefCyclesSource::kExecuted)
       throw SimulationError("calibrate: " + shape.label +
                             ": the instruction-set simulator did not report the layer's cycles");
-    s.cycles = result.report.layers[0].ref_cycles;
+    s.cycles = result.report.layers[shape.layer].ref_cycles;
     samples.push_back(std::move(s));
   }
   return samples;

@@ -98,6 +98,16 @@ class Builder {
     return data;
   }
 
+  // An operator of the same kind as the measured one, run before it to produce its input.
+  void feeder(std::vector<int32_t> inputs, int32_t output, tflite::BuiltinOptionsUnion options) {
+    auto o = std::make_unique<tflite::OperatorT>();
+    o->opcode_index = 0;
+    o->inputs = std::move(inputs);
+    o->outputs = {output};
+    o->builtin_options = std::move(options);
+    model_->subgraphs[0]->operators.push_back(std::move(o));
+  }
+
   OneOpModel finish(BuiltinOperator op, std::string label, std::vector<int32_t> inputs,
                     int32_t output, tflite::BuiltinOptionsUnion options) {
     auto code = std::make_unique<tflite::OperatorCodeT>();
@@ -113,14 +123,24 @@ class Builder {
     o->outputs = {output};
     o->builtin_options = std::move(options);
     sg.operators.push_back(std::move(o));
-    for (int32_t i : inputs)
-      if (i >= 0 && sg.tensors[size_t(i)]->buffer == 0 && !sg.tensors[size_t(i)]->is_variable)
-        sg.inputs.push_back(i);
+    // Subgraph inputs: the tensors without data that are neither state nor a feeder's output.
+    const size_t feeders = sg.operators.size() - 1;
+    const auto produced = [&](int32_t t) {
+      for (size_t f = 0; f < feeders; ++f)
+        if (sg.operators[f]->outputs[0] == t) return true;
+      return false;
+    };
+    for (const auto& op_t : sg.operators)
+      for (int32_t i : op_t->inputs)
+        if (i >= 0 && sg.tensors[size_t(i)]->buffer == 0 && !sg.tensors[size_t(i)]->is_variable &&
+            !produced(i))
+          sg.inputs.push_back(i);
     sg.outputs = {output};
     flatbuffers::FlatBufferBuilder fbb;
     fbb.Finish(tflite::Model::Pack(fbb, model_.get()), tflite::ModelIdentifier());
     OneOpModel m;
     m.op = op;
+    m.layer = feeders;
     m.label = std::move(label);
     m.bytes.assign(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
     return m;
@@ -160,9 +180,22 @@ OneOpModel fullyConnectedModel(int32_t rows, int32_t k, int32_t n) {
                   out, std::move(options));
 }
 
-OneOpModel fullyConnectedFloatModel(int32_t rows, int32_t k, int32_t n) {
+OneOpModel fullyConnectedFloatModel(int32_t rows, int32_t k, int32_t n, bool relu_input) {
   Builder b;
-  const int32_t in = b.tensor(TensorType::FLOAT32, {rows, k}, Quant{});
+  int32_t in = b.tensor(TensorType::FLOAT32, {rows, k}, Quant{});
+  if (relu_input) {
+    // A k -> k layer with RELU in front: about half of the measured layer's inputs are zero.
+    const int32_t w0 =
+        b.tensor(TensorType::FLOAT32, {k, k}, Quant{}, b.floatData(uint64_t(k) * uint64_t(k)));
+    const int32_t bias0 = b.tensor(TensorType::FLOAT32, {k}, Quant{}, b.floatData(uint64_t(k)));
+    const int32_t hidden = b.tensor(TensorType::FLOAT32, {rows, k}, Quant{});
+    tflite::FullyConnectedOptionsT o;
+    o.fused_activation_function = tflite::ActivationFunctionType::RELU;
+    tflite::BuiltinOptionsUnion options;
+    options.Set(o);
+    b.feeder({in, w0, bias0}, hidden, std::move(options));
+    in = hidden;
+  }
   const int32_t w =
       b.tensor(TensorType::FLOAT32, {n, k}, Quant{}, b.floatData(uint64_t(n) * uint64_t(k)));
   const int32_t bias = b.tensor(TensorType::FLOAT32, {n}, Quant{}, b.floatData(uint64_t(n)));
@@ -170,7 +203,8 @@ OneOpModel fullyConnectedFloatModel(int32_t rows, int32_t k, int32_t n) {
   tflite::BuiltinOptionsUnion options;
   options.Set(tflite::FullyConnectedOptionsT{});
   return b.finish(BuiltinOperator::FULLY_CONNECTED,
-                  "FULLY_CONNECTED float32 " + dims({rows, k}) + " -> " + std::to_string(n),
+                  "FULLY_CONNECTED float32 " + dims({rows, k}) + (relu_input ? " (RELU)" : "") +
+                      " -> " + std::to_string(n),
                   {in, w, bias}, out, std::move(options));
 }
 
@@ -363,7 +397,9 @@ std::vector<OneOpModel> calibrationShapes() {
                                                                       {8, 32, 16},
                                                                       {2, 256, 256}})
     shapes.push_back(fullyConnectedModel(rows, k, n));
-  // FULLY_CONNECTED in float32: K and N from 1 to 256 (hello_world_float's 1 -> 16 -> 16 -> 1).
+  // FULLY_CONNECTED in float32: K and N from 1 to 256 (hello_world_float's 1 -> 16 -> 16 -> 1),
+  // a first layer's inputs and, from K = 8, a hidden layer's (after a RELU, about half zero:
+  // software floating point multiplies and adds a zero faster).
   for (const auto& [rows, k, n] : std::vector<std::array<int32_t, 3>>{{1, 1, 16},
                                                                       {1, 16, 16},
                                                                       {1, 16, 1},
@@ -371,8 +407,10 @@ std::vector<OneOpModel> calibrationShapes() {
                                                                       {1, 64, 32},
                                                                       {1, 256, 8},
                                                                       {4, 32, 32},
-                                                                      {2, 128, 64}})
-    shapes.push_back(fullyConnectedFloatModel(rows, k, n));
+                                                                      {2, 128, 64}}) {
+    shapes.push_back(fullyConnectedFloatModel(rows, k, n, false));
+    if (k >= 8) shapes.push_back(fullyConnectedFloatModel(rows, k, n, true));
+  }
   // SVDF with int16 and int8 state: input 8-128, 8-128 units of rank 1-3, memory 4-64, one and
   // two batches (the keyword models: input 16-96, 32-64 units of rank 1, memory 8 and 32).
   for (const bool int16_state : {true, false})
