@@ -300,12 +300,17 @@ std::vector<KeySpec> buildTable() {
   t.push_back(intKey(HILSIM_FIELD(cpu.irq_handler_cycles), kCpuCycles, kUpTo1M,
                      "Interrupt handler cost per accelerator interrupt."));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.fc_per_mac), "cycles/MAC", 0, kUnbounded,
-                       "FULLY_CONNECTED and SVDF, per MAC (K padded to reduction_multiple).",
-                       kPreset));
+                       "Int8 FULLY_CONNECTED, per MAC (K padded to reduction_multiple).", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.fc_per_output), "cycles/output", 0, kUnbounded,
-                       "FULLY_CONNECTED, per output; SVDF, per filter and unit.", kPreset));
+                       "Int8 FULLY_CONNECTED, per output.", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.fc_per_call), "cycles/call", 0, kUnbounded,
-                       "FULLY_CONNECTED and SVDF, per invocation.", kPreset));
+                       "Int8 FULLY_CONNECTED, per invocation.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.fc_float_per_mac), "cycles/MAC", 0, kUnbounded,
+                       "Float32 FULLY_CONNECTED, per MAC.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.fc_float_per_output), "cycles/output", 0,
+                       kUnbounded, "Float32 FULLY_CONNECTED, per output.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.fc_float_per_call), "cycles/call", 0,
+                       kUnbounded, "Float32 FULLY_CONNECTED, per invocation.", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.conv1x1_per_mac), "cycles/MAC", 0, kUnbounded,
                        "CONV_2D with a 1x1 kernel, per MAC.", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.conv_per_mac), "cycles/MAC", 0, kUnbounded,
@@ -354,8 +359,20 @@ std::vector<KeySpec> buildTable() {
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.op_per_call), "cycles/call", 0, kUnbounded,
                        "Per invocation of pooling, SOFTMAX, element-wise and data-movement ops.",
                        kPreset));
+  t.push_back(
+      floatKey(HILSIM_FIELD(cpu.coefficients.svdf_per_feature_mac), "cycles/MAC", 0, kUnbounded,
+               "SVDF, per MAC of the feature product (batches x filters x input size).", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.svdf_per_time_mac), "cycles/MAC", 0,
+                       kUnbounded,
+                       "SVDF, per MAC of the time product (batches x filters x memory).", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.svdf_state_per_byte), "cycles/byte", 0,
                        kUnbounded, "SVDF, per byte of state shifted.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.svdf_per_filter), "cycles/filter", 0,
+                       kUnbounded, "SVDF, per filter and batch.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.svdf_per_unit), "cycles/unit", 0, kUnbounded,
+                       "SVDF, per unit and batch (output element).", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.svdf_per_call), "cycles/call", 0, kUnbounded,
+                       "SVDF, per invocation.", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.add_per_element), "cycles/element", 0,
                        kUnbounded, "ADD and SUB, per output element.", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.mul_per_element), "cycles/element", 0,

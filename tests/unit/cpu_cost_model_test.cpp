@@ -82,6 +82,62 @@ TEST(CpuCostModel, QuantizeFromFloatHasItsOwnCoefficient) {
   EXPECT_EQ(m.cycles(Op::QUANTIZE, w), 167'400u);  // 260 x 640 + 1000
 }
 
+TEST(CpuCostModel, FloatFullyConnectedHasItsOwnCoefficients) {
+  CpuCoefficients c = publishedRv32();
+  c.fc_float_per_mac = 120;
+  c.fc_float_per_output = 300;
+  c.fc_float_per_call = 500;
+  c.reduction_multiple = 16;  // pads int8 K only
+  OpWork w;
+  w.gemm_rows = 2;
+  w.gemm_k = 10;
+  w.gemm_n = 3;
+  // int8: 13.2 x 2 x 16 x 3 + 100 x 6 + 4000 = 1267.2 + 600 + 4000
+  EXPECT_EQ(CpuCostModel(c).cycles(Op::FULLY_CONNECTED, w), 5867u);
+  w.float_input = true;
+  // float32: 120 x 2 x 10 x 3 + 300 x 6 + 500 = 7200 + 1800 + 500
+  EXPECT_EQ(CpuCostModel(c).cycles(Op::FULLY_CONNECTED, w), 9500u);
+  c.weight_memory_factor = 2.5;  // the weights read per MAC
+  EXPECT_EQ(CpuCostModel(c).cycles(Op::FULLY_CONNECTED, w), 20'300u);
+}
+
+TEST(CpuCostModel, SvdfIsItsTwoProductsStateShiftFiltersAndUnits) {
+  CpuCoefficients c = publishedRv32();
+  c.svdf_per_feature_mac = 10;
+  c.svdf_per_time_mac = 7;
+  c.svdf_state_per_byte = 1.5;
+  c.svdf_per_filter = 40;
+  c.svdf_per_unit = 90;
+  c.svdf_per_call = 600;
+  // keyword_scrambled's first SVDF: batch 1, input 96, 64 units of rank 1, memory 8, int16 state.
+  OpWork w;
+  w.time_macs = 64 * 8;
+  w.macs = 64 * 96 + w.time_macs;
+  w.state_bytes = 64 * 8 * 2;
+  w.filters = 64;
+  w.outputs = 64;
+  // 10 x 6144 + 7 x 512 + 1.5 x 1024 + 40 x 64 + 90 x 64 + 600
+  //   = 61440 + 3584 + 1536 + 2560 + 5760 + 600
+  EXPECT_EQ(CpuCostModel(c).cycles(Op::SVDF, w), 75'480u);
+  c.weight_memory_factor = 0.5;  // scales both products: 61440 + 3584 -> 32512
+  EXPECT_EQ(CpuCostModel(c).cycles(Op::SVDF, w), 42'968u);
+}
+
+TEST(CpuCostModel, UncalibratedPresetsPriceSvdfAndFloatLikeFullyConnected) {
+  for (const KernelLibrary library : {KernelLibrary::kReference, KernelLibrary::kCmsisNn}) {
+    const CpuCoefficients c = cpuPreset("cortex-m7", library);
+    EXPECT_EQ(c.svdf_per_feature_mac, c.fc_per_mac);
+    EXPECT_EQ(c.svdf_per_time_mac, c.fc_per_mac);
+    EXPECT_EQ(c.svdf_per_filter, c.fc_per_output);
+    EXPECT_EQ(c.svdf_per_unit, c.fc_per_output);
+    EXPECT_EQ(c.svdf_per_call, c.fc_per_call);
+  }
+  // CMSIS-NN has no float32 FULLY_CONNECTED: both libraries price the reference kernel.
+  EXPECT_EQ(cpuPreset("cortex-m7", KernelLibrary::kCmsisNn).fc_float_per_mac, 21.0);
+  EXPECT_EQ(cpuPreset("cortex-m0plus", KernelLibrary::kCmsisNn).fc_float_per_mac,
+            cpuPreset("cortex-m0plus", KernelLibrary::kReference).fc_float_per_mac);
+}
+
 TEST(CpuCostModel, LstmIsItsGateProductsPlusCellWork) {
   const CpuCostModel m(publishedRv32());
   // 49 steps, batch 1, 16 cells, input 257: gate MACs 49 x 4 x 16 x (257 + 16) = 856128.

@@ -46,6 +46,11 @@ uint64_t CpuCostModel::cycles(tflite::BuiltinOperator op, const OpWork& w) const
   const auto d = [](uint64_t v) { return static_cast<double>(v); };
   switch (op) {
     case Op::FULLY_CONNECTED:
+      if (w.float_input)
+        return toCycles(c_.fc_float_per_mac * c_.weight_memory_factor *
+                            d(uint64_t{w.gemm_rows} * w.gemm_k * w.gemm_n) +
+                        c_.fc_float_per_output * d(uint64_t{w.gemm_rows} * w.gemm_n) +
+                        c_.fc_float_per_call);
       return fullyConnectedCycles(w.gemm_rows, w.gemm_k, w.gemm_n);
     case Op::CONV_2D:
       return toCycles((w.pointwise ? c_.conv1x1_per_mac : c_.conv_per_mac) * d(w.inside_macs) +
@@ -70,9 +75,12 @@ uint64_t CpuCostModel::cycles(tflite::BuiltinOperator op, const OpWork& w) const
     case Op::RESHAPE:
       return toCycles(c_.reshape_per_byte * d(w.elements) + c_.reshape_per_call);
     case Op::SVDF:
-      return toCycles(c_.fc_per_mac * c_.weight_memory_factor * d(w.macs) +
+      return toCycles((c_.svdf_per_feature_mac * d(w.macs - w.time_macs) +
+                       c_.svdf_per_time_mac * d(w.time_macs)) *
+                          c_.weight_memory_factor +
                       c_.svdf_state_per_byte * d(w.state_bytes) +
-                      c_.fc_per_output * d(w.extra_outputs) + c_.fc_per_call);
+                      c_.svdf_per_filter * d(w.filters) + c_.svdf_per_unit * d(w.outputs) +
+                      c_.svdf_per_call);
     case Op::MAX_POOL_2D:
       return toCycles(c_.pool_per_element * d(w.window_elements) +
                       c_.pool_per_output * d(w.outputs) + c_.op_per_call);

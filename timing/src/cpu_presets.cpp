@@ -58,7 +58,9 @@ struct Calibrated {
       dwconv_per_output, dwconv_per_call, pool_per_element, pool_per_output, softmax_per_element,
       add_per_element, mul_per_element, quantize_per_element, quantize_float_per_element,
       dequantize_per_element, activation_per_element, op_per_call, reshape_per_call,
-      reshape_per_byte;
+      reshape_per_byte, fc_float_per_mac,
+      fc_float_per_output, fc_float_per_call, svdf_per_feature_mac, svdf_per_time_mac,
+      svdf_state_per_byte, svdf_per_filter, svdf_per_unit, svdf_per_call;
 };
 
 const std::map<std::string, Calibrated>& calibrated() {
@@ -129,6 +131,17 @@ CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library) {
   c.fc_per_mac = p.fc_ref[0];
   c.fc_per_output = p.fc_ref[1];
   c.fc_per_call = p.fc_ref[2];
+  // Float32 FULLY_CONNECTED: a single-precision FPU MAC priced as an int8 one (E).
+  c.fc_float_per_mac = p.fc_ref[0];
+  c.fc_float_per_output = p.fc_ref[1];
+  c.fc_float_per_call = p.fc_ref[2];
+  // SVDF: two FULLY_CONNECTED-like products, per filter and unit FULLY_CONNECTED's per-output
+  // work (E).
+  c.svdf_per_feature_mac = p.fc_ref[0];
+  c.svdf_per_time_mac = p.fc_ref[0];
+  c.svdf_per_filter = p.fc_ref[1];
+  c.svdf_per_unit = p.fc_ref[1];
+  c.svdf_per_call = p.fc_ref[2];
   c.conv1x1_per_mac = kConv1x1PerMac * p.k;
   c.conv_per_mac = kConvPerMac * p.k;
   c.conv_per_output = kConvPerOutput * p.k;
@@ -155,8 +168,14 @@ CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library) {
   c.reshape_per_byte = c.copy_per_element;
   c.mean_per_element = kMeanPerElement * p.k;
   c.reduction_multiple = 1;
+  const auto cal = calibrated().find(preset);
+  if (cal != calibrated().end()) {
+    // CMSIS-NN has no float32 FULLY_CONNECTED: both libraries run the reference kernel.
+    c.fc_float_per_mac = cal->second.fc_float_per_mac;
+    c.fc_float_per_output = cal->second.fc_float_per_output;
+    c.fc_float_per_call = cal->second.fc_float_per_call;
+  }
   if (library == KernelLibrary::kReference) {
-    const auto cal = calibrated().find(preset);
     if (cal != calibrated().end()) {
       const Calibrated& f = cal->second;
       c.fc_per_mac = f.fc_per_mac;
@@ -184,6 +203,12 @@ CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library) {
       c.op_per_call = f.op_per_call;
       c.reshape_per_call = f.reshape_per_call;
       c.reshape_per_byte = f.reshape_per_byte;
+      c.svdf_per_feature_mac = f.svdf_per_feature_mac;
+      c.svdf_per_time_mac = f.svdf_per_time_mac;
+      c.svdf_state_per_byte = f.svdf_state_per_byte;
+      c.svdf_per_filter = f.svdf_per_filter;
+      c.svdf_per_unit = f.svdf_per_unit;
+      c.svdf_per_call = f.svdf_per_call;
     }
     return c;
   }
@@ -203,6 +228,11 @@ CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library) {
   c.dwconv_per_mac *= ratio;
   c.conv_per_call = p.fc_cmsis[2];
   c.dwconv_per_call = p.fc_cmsis[2];
+  c.svdf_per_feature_mac = p.fc_cmsis[0];
+  c.svdf_per_time_mac = p.fc_cmsis[0];
+  c.svdf_per_filter = p.fc_cmsis[1];
+  c.svdf_per_unit = p.fc_cmsis[1];
+  c.svdf_per_call = p.fc_cmsis[2];
   if (p.helium) {
     c.conv1x1_per_mac = 0.25;
     c.conv_per_mac = 0.26;

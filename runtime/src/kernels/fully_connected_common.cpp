@@ -229,6 +229,7 @@ OpWork fullyConnectedWork(const FullyConnectedParams& params) {
   work.gemm_rows = params.shape.rows;
   work.gemm_k = params.shape.k;
   work.gemm_n = params.shape.n;
+  work.float_input = params.type == TensorType::FLOAT32;
   return work;
 }
 

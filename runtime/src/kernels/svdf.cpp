@@ -112,9 +112,10 @@ class SvdfRef final : public Kernel {
 
     OpWork work;
     const uint64_t batch_filters = uint64_t(p_.batches) * uint64_t(p_.filters);
-    work.macs = batch_filters * uint64_t(p_.input_size) + batch_filters * uint64_t(p_.memory);
+    work.time_macs = batch_filters * uint64_t(p_.memory);
+    work.macs = batch_filters * uint64_t(p_.input_size) + work.time_macs;
     work.state_bytes = state.bytes;
-    work.extra_outputs = uint64_t(p_.batches) * uint64_t(p_.filters + p_.units);
+    work.filters = batch_filters;
     work.outputs = uint64_t(p_.batches) * uint64_t(p_.units);
     return work;
   }

@@ -18,6 +18,9 @@ void expectCoefficientsEq(const timing::CpuCoefficients& a, const timing::CpuCoe
   EXPECT_EQ(a.fc_per_mac, b.fc_per_mac);
   EXPECT_EQ(a.fc_per_output, b.fc_per_output);
   EXPECT_EQ(a.fc_per_call, b.fc_per_call);
+  EXPECT_EQ(a.fc_float_per_mac, b.fc_float_per_mac);
+  EXPECT_EQ(a.fc_float_per_output, b.fc_float_per_output);
+  EXPECT_EQ(a.fc_float_per_call, b.fc_float_per_call);
   EXPECT_EQ(a.conv1x1_per_mac, b.conv1x1_per_mac);
   EXPECT_EQ(a.conv_per_mac, b.conv_per_mac);
   EXPECT_EQ(a.conv_per_output, b.conv_per_output);
@@ -34,7 +37,12 @@ void expectCoefficientsEq(const timing::CpuCoefficients& a, const timing::CpuCoe
   EXPECT_EQ(a.reshape_per_call, b.reshape_per_call);
   EXPECT_EQ(a.reshape_per_byte, b.reshape_per_byte);
   EXPECT_EQ(a.op_per_call, b.op_per_call);
+  EXPECT_EQ(a.svdf_per_feature_mac, b.svdf_per_feature_mac);
+  EXPECT_EQ(a.svdf_per_time_mac, b.svdf_per_time_mac);
   EXPECT_EQ(a.svdf_state_per_byte, b.svdf_state_per_byte);
+  EXPECT_EQ(a.svdf_per_filter, b.svdf_per_filter);
+  EXPECT_EQ(a.svdf_per_unit, b.svdf_per_unit);
+  EXPECT_EQ(a.svdf_per_call, b.svdf_per_call);
   EXPECT_EQ(a.add_per_element, b.add_per_element);
   EXPECT_EQ(a.mul_per_element, b.mul_per_element);
   EXPECT_EQ(a.minmax_per_element, b.minmax_per_element);

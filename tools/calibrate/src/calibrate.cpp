@@ -86,7 +86,34 @@ std::vector<Group> groups() {
                    [](const OpWork& w, const CpuCoefficients&) {
                      return double(uint64_t{w.gemm_rows} * w.gemm_n);
                    }},
-                  {&CpuCoefficients::fc_per_call, "fc_per_call", one}},
+                  {&CpuCoefficients::fc_per_call, "fc_per_call", one},
+                  {&CpuCoefficients::fc_float_per_mac, "fc_float_per_mac",
+                   [](const OpWork& w, const CpuCoefficients& c) {
+                     return c.weight_memory_factor *
+                            double(uint64_t{w.gemm_rows} * w.gemm_k * w.gemm_n);
+                   }},
+                  {&CpuCoefficients::fc_float_per_output, "fc_float_per_output",
+                   [](const OpWork& w, const CpuCoefficients&) {
+                     return double(uint64_t{w.gemm_rows} * w.gemm_n);
+                   }},
+                  {&CpuCoefficients::fc_float_per_call, "fc_float_per_call", one}},
+                 // int8 and float32 layers share no term: two independent fits.
+                 [](Op, const OpWork& w, size_t term) { return (term >= 3) == w.float_input; }});
+  out.push_back({{Op::SVDF},
+                 {{&CpuCoefficients::svdf_per_feature_mac, "svdf_per_feature_mac",
+                   [](const OpWork& w, const CpuCoefficients& c) {
+                     return c.weight_memory_factor * double(w.macs - w.time_macs);
+                   }},
+                  {&CpuCoefficients::svdf_per_time_mac, "svdf_per_time_mac",
+                   [](const OpWork& w, const CpuCoefficients& c) {
+                     return c.weight_memory_factor * double(w.time_macs);
+                   }},
+                  {&CpuCoefficients::svdf_state_per_byte, "svdf_state_per_byte",
+                   [](const OpWork& w, const CpuCoefficients&) { return double(w.state_bytes); }},
+                  {&CpuCoefficients::svdf_per_filter, "svdf_per_filter",
+                   [](const OpWork& w, const CpuCoefficients&) { return double(w.filters); }},
+                  {&CpuCoefficients::svdf_per_unit, "svdf_per_unit", outputsTerm},
+                  {&CpuCoefficients::svdf_per_call, "svdf_per_call", one}},
                  [](Op, const OpWork&, size_t) { return true; }});
   out.push_back(
       {{Op::CONV_2D},
@@ -169,7 +196,7 @@ std::vector<Sample> measure(const config::HardwareConfig& config) {
       rt::Model model = rt::Model::fromBytes(shape.bytes, shape.label);
       rt::Interpreter interp(model, resolver);
       interp.allocate();
-      s.work = interp.work().at(0);
+      s.work = interp.work().at(shape.layer);
     }
     rt::Model model = rt::Model::fromBytes(shape.bytes, shape.label);
     sim::RunSpec spec;
@@ -177,11 +204,11 @@ std::vector<Sample> measure(const config::HardwareConfig& config) {
     spec.config = config;
     spec.config_source = "calibrate";
     const sim::RunResult result = sim::runModel(model, spec);
-    if (result.report.layers.size() != 1 ||
-        result.report.layers[0].ref_cycles_source != rt::RefCyclesSource::kExecuted)
+    if (result.report.layers.size() != shape.layer + 1 ||
+        result.report.layers[shape.layer].ref_cycles_source != rt::RefCyclesSource::kExecuted)
       throw SimulationError("calibrate: " + shape.label +
                             ": the instruction-set simulator did not report the layer's cycles");
-    s.cycles = result.report.layers[0].ref_cycles;
+    s.cycles = result.report.layers[shape.layer].ref_cycles;
     samples.push_back(std::move(s));
   }
   return samples;

@@ -1,6 +1,7 @@
 #include "hilsim/calibrate/one_op_models.h"
 
 #include <array>
+#include <cstring>
 #include <memory>
 #include <utility>
 
@@ -37,13 +38,14 @@ class Builder {
   }
 
   int32_t tensor(TensorType type, std::vector<int32_t> shape, const Quant& quant,
-                 std::vector<uint8_t> data = {}) {
+                 std::vector<uint8_t> data = {}, bool variable = false) {
     tflite::SubGraphT& sg = *model_->subgraphs[0];
     auto t = std::make_unique<tflite::TensorT>();
     t->name = "t" + std::to_string(sg.tensors.size());
     t->type = type;
     t->shape = std::move(shape);
     t->buffer = 0;
+    t->is_variable = variable;
     if (!data.empty()) {
       auto buffer = std::make_unique<tflite::BufferT>();
       buffer->data = std::move(data);
@@ -66,6 +68,27 @@ class Builder {
     for (uint8_t& b : data) b = static_cast<uint8_t>(rng_.range(-127, 127));
     return data;
   }
+  // Little-endian int16 values in [lo, hi].
+  std::vector<uint8_t> int16Data(uint64_t count, int32_t lo, int32_t hi) {
+    std::vector<uint8_t> data(count * 2);
+    for (uint64_t i = 0; i < count; ++i) {
+      const auto v = static_cast<uint16_t>(static_cast<int16_t>(rng_.range(lo, hi)));
+      data[i * 2] = static_cast<uint8_t>(v);
+      data[i * 2 + 1] = static_cast<uint8_t>(v >> 8);
+    }
+    return data;
+  }
+  // Float32 values uniform in [-1, 1).
+  std::vector<uint8_t> floatData(uint64_t count) {
+    std::vector<uint8_t> data(count * 4);
+    for (uint64_t i = 0; i < count; ++i) {
+      const float f = static_cast<float>(2.0 * rng_.unit() - 1.0);
+      uint32_t v = 0;
+      std::memcpy(&v, &f, sizeof v);
+      for (int b = 0; b < 4; ++b) data[i * 4 + b] = static_cast<uint8_t>(v >> (8 * b));
+    }
+    return data;
+  }
   std::vector<uint8_t> int32Data(uint64_t count) {
     std::vector<uint8_t> data(count * 4);
     for (uint64_t i = 0; i < count; ++i) {
@@ -73,6 +96,16 @@ class Builder {
       for (int b = 0; b < 4; ++b) data[i * 4 + b] = static_cast<uint8_t>(v >> (8 * b));
     }
     return data;
+  }
+
+  // An operator of the same kind as the measured one, run before it to produce its input.
+  void feeder(std::vector<int32_t> inputs, int32_t output, tflite::BuiltinOptionsUnion options) {
+    auto o = std::make_unique<tflite::OperatorT>();
+    o->opcode_index = 0;
+    o->inputs = std::move(inputs);
+    o->outputs = {output};
+    o->builtin_options = std::move(options);
+    model_->subgraphs[0]->operators.push_back(std::move(o));
   }
 
   OneOpModel finish(BuiltinOperator op, std::string label, std::vector<int32_t> inputs,
@@ -90,13 +123,24 @@ class Builder {
     o->outputs = {output};
     o->builtin_options = std::move(options);
     sg.operators.push_back(std::move(o));
-    for (int32_t i : inputs)
-      if (i >= 0 && sg.tensors[size_t(i)]->buffer == 0) sg.inputs.push_back(i);
+    // Subgraph inputs: the tensors without data that are neither state nor a feeder's output.
+    const size_t feeders = sg.operators.size() - 1;
+    const auto produced = [&](int32_t t) {
+      for (size_t f = 0; f < feeders; ++f)
+        if (sg.operators[f]->outputs[0] == t) return true;
+      return false;
+    };
+    for (const auto& op_t : sg.operators)
+      for (int32_t i : op_t->inputs)
+        if (i >= 0 && sg.tensors[size_t(i)]->buffer == 0 && !sg.tensors[size_t(i)]->is_variable &&
+            !produced(i))
+          sg.inputs.push_back(i);
     sg.outputs = {output};
     flatbuffers::FlatBufferBuilder fbb;
     fbb.Finish(tflite::Model::Pack(fbb, model_.get()), tflite::ModelIdentifier());
     OneOpModel m;
     m.op = op;
+    m.layer = feeders;
     m.label = std::move(label);
     m.bytes.assign(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
     return m;
@@ -134,6 +178,68 @@ OneOpModel fullyConnectedModel(int32_t rows, int32_t k, int32_t n) {
   return b.finish(BuiltinOperator::FULLY_CONNECTED,
                   "FULLY_CONNECTED " + dims({rows, k}) + " -> " + std::to_string(n), {in, w, bias},
                   out, std::move(options));
+}
+
+OneOpModel fullyConnectedFloatModel(int32_t rows, int32_t k, int32_t n, bool relu_input) {
+  Builder b;
+  int32_t in = b.tensor(TensorType::FLOAT32, {rows, k}, Quant{});
+  if (relu_input) {
+    // A k -> k layer with RELU in front: about half of the measured layer's inputs are zero.
+    const int32_t w0 =
+        b.tensor(TensorType::FLOAT32, {k, k}, Quant{}, b.floatData(uint64_t(k) * uint64_t(k)));
+    const int32_t bias0 = b.tensor(TensorType::FLOAT32, {k}, Quant{}, b.floatData(uint64_t(k)));
+    const int32_t hidden = b.tensor(TensorType::FLOAT32, {rows, k}, Quant{});
+    tflite::FullyConnectedOptionsT o;
+    o.fused_activation_function = tflite::ActivationFunctionType::RELU;
+    tflite::BuiltinOptionsUnion options;
+    options.Set(o);
+    b.feeder({in, w0, bias0}, hidden, std::move(options));
+    in = hidden;
+  }
+  const int32_t w =
+      b.tensor(TensorType::FLOAT32, {n, k}, Quant{}, b.floatData(uint64_t(n) * uint64_t(k)));
+  const int32_t bias = b.tensor(TensorType::FLOAT32, {n}, Quant{}, b.floatData(uint64_t(n)));
+  const int32_t out = b.tensor(TensorType::FLOAT32, {rows, n}, Quant{});
+  tflite::BuiltinOptionsUnion options;
+  options.Set(tflite::FullyConnectedOptionsT{});
+  return b.finish(BuiltinOperator::FULLY_CONNECTED,
+                  "FULLY_CONNECTED float32 " + dims({rows, k}) + (relu_input ? " (RELU)" : "") +
+                      " -> " + std::to_string(n),
+                  {in, w, bias}, out, std::move(options));
+}
+
+OneOpModel svdfModel(int32_t batches, int32_t input_size, int32_t units, int32_t rank,
+                     int32_t memory, bool int16_state) {
+  Builder b;
+  const int32_t filters = units * rank;
+  // Scales of the keyword models' layers: an int16 state and time weights near 2^-9, an int8
+  // state near 0.3 with time weights near 0.01.
+  const float state_scale = int16_state ? 0.002f : 0.3f;
+  const float time_scale = int16_state ? 0.002f : 0.01f;
+  const TensorType state_type = int16_state ? TensorType::INT16 : TensorType::INT8;
+  const uint64_t time_count = uint64_t(filters) * uint64_t(memory);
+  const int32_t in = b.tensor(TensorType::INT8, {batches, input_size}, perTensor(kInScale, -128));
+  const int32_t wf = b.tensor(TensorType::INT8, {filters, input_size}, perTensor(0.01f, 0),
+                              b.int8Data(uint64_t(filters) * uint64_t(input_size)));
+  const int32_t wt =
+      b.tensor(state_type, {filters, memory}, perTensor(time_scale, 0),
+               int16_state ? b.int16Data(time_count, -2000, 2000) : b.int8Data(time_count));
+  const int32_t bias = b.tensor(TensorType::INT32, {units}, perTensor(state_scale * time_scale, 0),
+                                b.int32Data(uint64_t(units)));
+  const int32_t state =
+      b.tensor(state_type, {batches, filters * memory},
+               perTensor(state_scale, int16_state ? 0 : -10), {}, /*variable=*/true);
+  const int32_t out = b.tensor(TensorType::INT8, {batches, units}, perTensor(kOutScale, -128));
+  tflite::SVDFOptionsT o;
+  o.rank = rank;
+  o.fused_activation_function = tflite::ActivationFunctionType::RELU;
+  tflite::BuiltinOptionsUnion options;
+  options.Set(o);
+  return b.finish(BuiltinOperator::SVDF,
+                  std::string("SVDF ") + (int16_state ? "int16" : "int8") + " state " +
+                      dims({batches, input_size}) + " units " + std::to_string(units) + " rank " +
+                      std::to_string(rank) + " memory " + std::to_string(memory),
+                  {in, wf, wt, bias, state}, out, std::move(options));
 }
 
 OneOpModel convModel(int32_t h, int32_t w, int32_t in_c, int32_t out_c, int32_t kh, int32_t kw,
@@ -291,6 +397,33 @@ std::vector<OneOpModel> calibrationShapes() {
                                                                       {8, 32, 16},
                                                                       {2, 256, 256}})
     shapes.push_back(fullyConnectedModel(rows, k, n));
+  // FULLY_CONNECTED in float32: K and N from 1 to 256 (hello_world_float's 1 -> 16 -> 16 -> 1),
+  // a first layer's inputs and, from K = 8, a hidden layer's (after a RELU, about half zero:
+  // software floating point multiplies and adds a zero faster).
+  for (const auto& [rows, k, n] : std::vector<std::array<int32_t, 3>>{{1, 1, 16},
+                                                                      {1, 16, 16},
+                                                                      {1, 16, 1},
+                                                                      {1, 8, 128},
+                                                                      {1, 64, 32},
+                                                                      {1, 256, 8},
+                                                                      {4, 32, 32},
+                                                                      {2, 128, 64}}) {
+    shapes.push_back(fullyConnectedFloatModel(rows, k, n, false));
+    if (k >= 8) shapes.push_back(fullyConnectedFloatModel(rows, k, n, true));
+  }
+  // SVDF with int16 and int8 state: input 8-128, 8-128 units of rank 1-3, memory 4-64, one and
+  // two batches (the keyword models: input 16-96, 32-64 units of rank 1, memory 8 and 32).
+  for (const bool int16_state : {true, false})
+    for (const auto& [batches, input_size, units, rank, memory] :
+         std::vector<std::array<int32_t, 5>>{{1, 96, 64, 1, 8},
+                                             {1, 16, 64, 1, 8},
+                                             {1, 16, 32, 1, 32},
+                                             {1, 32, 32, 1, 32},
+                                             {1, 64, 16, 2, 16},
+                                             {2, 40, 24, 1, 10},
+                                             {1, 8, 128, 1, 4},
+                                             {1, 128, 8, 3, 64}})
+      shapes.push_back(svdfModel(batches, input_size, units, rank, memory, int16_state));
   // CONV_2D: pointwise over 8 to 256 channels, 3x3 and first-layer kernels over few channels.
   for (const auto& [h, w, in_c, out_c, kh, kw, s] :
        std::vector<std::array<int32_t, 7>>{{24, 24, 8, 16, 1, 1, 1},

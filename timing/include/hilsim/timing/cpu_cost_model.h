@@ -2,8 +2,10 @@
 // Host-CPU cycle model of the reference kernels: cycles as a function of the work an operator
 // does. The formulas and the origin of every preset figure are in configs/README.md.
 //
-//   FULLY_CONNECTED    fc_per_mac * rows * pad(K) * N * weight_memory + fc_per_output * outputs
-//                      + fc_per_call
+//   FULLY_CONNECTED    int8: fc_per_mac * rows * pad(K) * N * weight_memory
+//                      + fc_per_output * outputs + fc_per_call
+//                      float32: fc_float_per_mac * rows * K * N * weight_memory
+//                      + fc_float_per_output * outputs + fc_float_per_call
 //   CONV_2D            conv(1x1)_per_mac * inside MACs + conv_per_tap * inside taps
 //                      + conv_per_output * outputs + conv_per_call
 //                      (inside taps: filter taps inside the input, summed over every output;
@@ -21,8 +23,12 @@
 //                      quantize_float_per_element * elements + op_per_call (float input)
 //   DEQUANTIZE         dequantize_per_element * elements + op_per_call
 //   RESHAPE            reshape_per_byte * bytes copied + reshape_per_call
-//   SVDF               fc_per_mac * (MACs of both products) + svdf_state_per_byte * state bytes
-//                      + fc_per_output * (filters + units) + fc_per_call
+//   SVDF               (svdf_per_feature_mac * feature MACs + svdf_per_time_mac * time MACs)
+//                      * weight_memory + svdf_state_per_byte * state bytes
+//                      + svdf_per_filter * batches * filters + svdf_per_unit * batches * units
+//                      + svdf_per_call
+//                      (feature MACs = batches * filters * input size, time MACs = batches *
+//                      filters * memory; the whole state buffer is shifted by one element)
 //   ADD, SUB           add_per_element * elements + op_per_call
 //   MUL                mul_per_element * elements + op_per_call
 //   MAXIMUM, MINIMUM   minmax_per_element * elements + op_per_call
@@ -53,6 +59,10 @@ struct CpuCoefficients {
   double fc_per_mac = 0.0;
   double fc_per_output = 0.0;
   double fc_per_call = 0.0;
+  // FULLY_CONNECTED in float32: software floating point on cores without an FPU.
+  double fc_float_per_mac = 0.0;
+  double fc_float_per_output = 0.0;
+  double fc_float_per_call = 0.0;
   double conv1x1_per_mac = 0.0;
   double conv_per_mac = 0.0;
   double conv_per_output = 0.0;
@@ -74,7 +84,15 @@ struct CpuCoefficients {
   double reshape_per_call = 0.0;
   double reshape_per_byte = 0.0;
   double op_per_call = 0.0;
+  // SVDF: the feature product (a MAC per input element and filter), the time product (a MAC per
+  // state element), the state shift (bytes moved), per filter (the feature sum's requantization
+  // and narrowing to the state, the time sum) and per unit (bias, rank sum, requantization).
+  double svdf_per_feature_mac = 0.0;
+  double svdf_per_time_mac = 0.0;
   double svdf_state_per_byte = 0.0;
+  double svdf_per_filter = 0.0;
+  double svdf_per_unit = 0.0;
+  double svdf_per_call = 0.0;
   double add_per_element = 0.0;
   double mul_per_element = 0.0;
   double minmax_per_element = 0.0;
@@ -108,8 +126,9 @@ CpuPresetMemory cpuPresetMemory(const std::string& preset);
 
 // The work an operator invocation does, filled in by the kernel's prepare.
 struct OpWork {
-  uint64_t macs = 0;
-  uint64_t outputs = 0;          // output elements
+  uint64_t macs = 0;             // SVDF: both products
+  uint64_t time_macs = 0;        // SVDF: MACs of the time product (batches x filters x memory)
+  uint64_t outputs = 0;          // output elements (SVDF: batches x units)
   uint64_t elements = 0;         // elements processed (element-wise and data-movement ops,
                                  // softmax; MEAN: input elements; LSTM: steps x batch x cells;
                                  // RESHAPE: bytes copied)
@@ -119,12 +138,12 @@ struct OpWork {
                                  // KH x KW)
   uint64_t window_rows = 0;      // DEPTHWISE_CONV_2D: filter rows checked (outputs x KH)
   uint64_t state_bytes = 0;      // SVDF state shifted per invocation; LSTM state bytes
-  uint64_t extra_outputs = 0;    // SVDF: filters + units
+  uint64_t filters = 0;          // SVDF: batches x filters
   uint32_t gemm_rows = 0;        // FULLY_CONNECTED: rows, K, N (for reduction padding)
   uint32_t gemm_k = 0;
   uint32_t gemm_n = 0;
   bool pointwise = false;    // CONV_2D with a 1x1 kernel
-  bool float_input = false;  // QUANTIZE from float32
+  bool float_input = false;  // QUANTIZE from float32; FULLY_CONNECTED in float32
 };
 
 // The work of a CONV_2D or DEPTHWISE_CONV_2D invocation as the reference kernels do it (every
@@ -140,7 +159,7 @@ class CpuCostModel {
 
   // Cycles of one invocation of `op` doing `work` with the reference kernel.
   uint64_t cycles(tflite::BuiltinOperator op, const OpWork& work) const;
-  // FULLY_CONNECTED cycles for a GEMM shape, as used by break-even analysis.
+  // Int8 FULLY_CONNECTED cycles for a GEMM shape, as used by break-even analysis.
   uint64_t fullyConnectedCycles(uint32_t rows, uint32_t k, uint32_t n) const;
   const CpuCoefficients& coefficients() const { return c_; }
 

@@ -1,6 +1,7 @@
 #pragma once
-// One-operator int8 models built in memory: the shapes `hilsim calibrate` runs on the host CPU's
-// instruction-set simulator to fit the CPU cost model.
+// One-operator models built in memory (int8, and float32 FULLY_CONNECTED, some behind a feeding
+// layer): the shapes `hilsim calibrate` runs on the host CPU's instruction-set simulator to fit
+// the CPU cost model.
 
 #include <cstdint>
 #include <string>
@@ -14,10 +15,18 @@ struct OneOpModel {
   tflite::BuiltinOperator op = tflite::BuiltinOperator::ADD;
   std::string label;           // e.g. "CONV_2D 1x24x24x16 k3 s1 -> 32"
   std::vector<uint8_t> bytes;  // the .tflite flatbuffer
+  size_t layer = 0;            // the measured operator; the ones before it produce its input
 };
 
 // A FULLY_CONNECTED layer [rows, k] x [n, k]^T with int8 weights and int32 bias.
 OneOpModel fullyConnectedModel(int32_t rows, int32_t k, int32_t n);
+// The same in float32: input, weights, bias and output. With relu_input its input is the output
+// of a float32 k -> k layer with RELU (a hidden layer's input), run first.
+OneOpModel fullyConnectedFloatModel(int32_t rows, int32_t k, int32_t n, bool relu_input);
+// SVDF over [batches, input_size] with units x rank filters and a memory of `memory` steps: int8
+// input and feature weights, int16 time weights and state when int16_state, else int8.
+OneOpModel svdfModel(int32_t batches, int32_t input_size, int32_t units, int32_t rank,
+                     int32_t memory, bool int16_state);
 // CONV_2D over [1, h, w, in_c], an out_c x kh x kw x in_c filter, SAME padding.
 OneOpModel convModel(int32_t h, int32_t w, int32_t in_c, int32_t out_c, int32_t kh, int32_t kw,
                      int32_t stride);
