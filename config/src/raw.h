@@ -73,7 +73,8 @@ struct RawCoefficients {
       quantize_float_per_element, dequantize_per_element;
   RawFloat reshape_per_call, reshape_per_byte, op_per_call, svdf_state_per_byte;
   RawFloat add_per_element, mul_per_element, minmax_per_element, activation_per_element;
-  RawFloat hard_swish_per_element, copy_per_element, mean_per_element, lstm_cell_per_element;
+  RawFloat hard_swish_per_element, copy_per_element, mean_per_element;
+  RawFloat lstm_per_mac, lstm_cell_per_element, lstm_per_step, lstm_per_call;
   RawInt reduction_multiple;
   RawFloat weight_memory_factor;
 };

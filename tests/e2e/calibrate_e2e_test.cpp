@@ -30,7 +30,8 @@ TEST(Calibrate, WritesALoadableConfigWithItsFitErrors) {
   const RunOutcome r = runHilsim({"calibrate", "--set", "cpu.preset=rv32im", "--out", out}, 120);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string text = slurp(out);
-  for (const char* op : {"FULLY_CONNECTED", "CONV_2D", "DEPTHWISE_CONV_2D", "SOFTMAX"}) {
+  for (const char* op : {"FULLY_CONNECTED", "CONV_2D", "DEPTHWISE_CONV_2D", "SOFTMAX",
+                         "UNIDIRECTIONAL_SEQUENCE_LSTM"}) {
     EXPECT_NE(text.find(std::string("#   ") + op), std::string::npos) << op << "\n" << text;
   }
   EXPECT_NE(text.find("mean error"), std::string::npos);
@@ -38,6 +39,9 @@ TEST(Calibrate, WritesALoadableConfigWithItsFitErrors) {
   const YAML::Node cal = YAML::Load(text);
   EXPECT_EQ(cal["cpu"]["preset"].as<std::string>(), "rv32im");
   EXPECT_GT(cal["cpu"]["coefficients"]["fc_per_mac"].as<double>(), 0.0);
+  for (const char* key :
+       {"lstm_per_mac", "lstm_cell_per_element", "lstm_per_step", "lstm_per_call"})
+    EXPECT_GT(cal["cpu"]["coefficients"][key].as<double>(), 0.0) << key;
 
   // The file is a config: `config` resolves it, and its coefficients are the ones in effect.
   const RunOutcome c = runHilsim({"config", "--config", out});

@@ -29,7 +29,8 @@ constexpr double kConv1x1PerMac = 18.6, kConvPerMac = 19.0, kConvPerOutput = 164
 // Element-wise operators relative to the preset's int8 ADD (configs/README.md, all E): MUL does
 // one requantization where ADD does three; MAXIMUM/MINIMUM only compare; LOGISTIC/TANH evaluate a
 // fixed-point exp and reciprocal (about forty 64-bit multiplies); HARD_SWISH two requantizations;
-// an LSTM cell step runs five activations and four multiplies.
+// an LSTM cell step runs five activations and four multiplies besides its eight gate products'
+// requantizations, priced as FULLY_CONNECTED outputs (lstmFromFullyConnected).
 constexpr double kMulPerAdd = 0.5, kMinMaxPerAdd = 0.25, kActivationPerAdd = 2.0,
                  kHardSwishPerAdd = 1.0, kLstmCellPerAdd = 12.0;
 // Data movement (RV32, E): an indexed copy per element; MEAN accumulates per input element.
@@ -76,6 +77,16 @@ const std::map<std::string, Calibrated>& calibrated() {
                   70.1846, 56.7169, 267.018, 171.808, 569.519, 194.414, 85,      8}},
   };
   return table;
+}
+
+// The LSTM of a preset without a calibrated one: the gate products priced as the preset's
+// FULLY_CONNECTED (per MAC, per output, per call) and the cell's element-wise work relative to
+// ADD; no per-step term.
+void lstmFromFullyConnected(double add_ref, CpuCoefficients* c) {
+  c->lstm_per_mac = c->fc_per_mac;
+  c->lstm_cell_per_element = 8.0 * c->fc_per_output + add_ref * kLstmCellPerAdd;
+  c->lstm_per_step = 0.0;
+  c->lstm_per_call = c->fc_per_call;
 }
 
 const CorePreset& lookup(const std::string& name) {
@@ -146,7 +157,6 @@ CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library) {
   c.minmax_per_element = p.add_ref * kMinMaxPerAdd;
   c.activation_per_element = p.add_ref * kActivationPerAdd;
   c.hard_swish_per_element = p.add_ref * kHardSwishPerAdd;
-  c.lstm_cell_per_element = p.add_ref * kLstmCellPerAdd;
   c.copy_per_element = kCopyPerElement * p.k;
   c.reshape_per_byte = c.copy_per_element;
   c.mean_per_element = kMeanPerElement * p.k;
@@ -180,6 +190,7 @@ CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library) {
       c.reshape_per_call = f.reshape_per_call;
       c.reshape_per_byte = f.reshape_per_byte;
     }
+    lstmFromFullyConnected(p.add_ref, &c);
     return c;
   }
 
@@ -205,6 +216,7 @@ CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library) {
     c.dwconv_per_mac = 3.8;
     c.reduction_multiple = 16;
   }
+  lstmFromFullyConnected(p.add_ref, &c);
   return c;
 }
 
