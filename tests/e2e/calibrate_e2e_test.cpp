@@ -111,7 +111,11 @@ INSTANTIATE_TEST_SUITE_P(RealModels, CalibratedPresets,
                                            Case{"mlperf_ad01_int8.tflite", "cortex-m4f"},
                                            Case{"person_detect.tflite", "rv32im"},
                                            Case{"mlperf_kws_ref_model.tflite", "rv32im"},
-                                           Case{"mlperf_ad01_int8.tflite", "rv32im"}),
+                                           Case{"mlperf_ad01_int8.tflite", "rv32im"},
+                                           Case{"micro_speech_lstm.tflite", "cortex-m4f"},
+                                           Case{"trained_lstm_int8.tflite", "rv32im"},
+                                           Case{"trained_lstm_int8.tflite", "cortex-m33"},
+                                           Case{"dtln_noise_suppression.tflite", "cortex-m0plus"}),
                          [](const ::testing::TestParamInfo<Case>& info) {
                            std::string name =
                                info.param.model.substr(0, info.param.model.find('.')) + "_" +

@@ -58,23 +58,28 @@ struct Calibrated {
       conv_per_output, conv_per_call, dwconv_per_mac, dwconv_per_tap, dwconv_per_output,
       dwconv_per_call, pool_per_element, pool_per_output, softmax_per_element, add_per_element,
       mul_per_element, quantize_per_element, quantize_float_per_element, dequantize_per_element,
-      activation_per_element, op_per_call, reshape_per_call, reshape_per_byte;
+      activation_per_element, op_per_call, reshape_per_call, reshape_per_byte, lstm_per_mac,
+      lstm_cell_per_element, lstm_per_step, lstm_per_call;
 };
 
 const std::map<std::string, Calibrated>& calibrated() {
   static const std::map<std::string, Calibrated> table = {
-      {"cortex-m0plus", {12.9999, 203.88,  516.083, 13.0748, 11.1078, 32.3372, 284.021, 1126.33,
-                         15.0073, 70.3445, 196.182, 0,       17.5348, 92.4259, 2457.92, 494.547,
-                         203.68,  158.002, 729.499, 233.55,  1731.82, 357.281, 169.377, 1.46524}},
-      {"cortex-m33", {15.0167, 97.68,   348.504, 15.0433, 12.5349, 27.1774, 151.787, 830.202,
-                      12.9995, 68.4163, 97.4506, 0,       13.8779, 39.1957, 875.913, 173.043,
-                      81.1095, 74.2167, 48.2239, 15.9007, 556.812, 187.025, 96.1376, 1.49724}},
-      {"cortex-m4f", {19.0218, 105.389, 359.836, 18.0747, 15.6173, 28.7424, 160.137, 835.179,
-                      15.5897, 72.5501, 108.258, 0,       15.8888, 40.6453, 986.466, 186.761,
-                      84.3806, 79.104,  87.4019, 17.7589, 623.557, 208.36,  107.505, 1.44008}},
-      {"rv32im", {11.0017, 72.4786, 279.219, 11.023,  9.44225, 12.9063, 104.182, 683.222,
-                  11.5092, 25.7904, 58.0436, 0,       8.97448, 40.4079, 799.698, 165.477,
-                  70.1846, 56.7169, 267.018, 171.808, 569.519, 194.414, 85,      8}},
+      {"cortex-m0plus",
+       {12.9999, 203.88,  516.083, 13.0748, 11.1078, 32.3372, 284.021, 1126.33, 15.0073, 70.3445,
+        196.182, 0,       17.5348, 92.4259, 2457.92, 494.547, 203.68,  158.002, 729.499, 233.55,
+        1731.82, 357.281, 169.377, 1.46524, 16.5736, 2061.75, 1204.47, 633.543}},
+      {"cortex-m33",
+       {15.0167, 97.68,   348.504, 15.0433, 12.5349, 27.1774, 151.787, 830.202, 12.9995, 68.4163,
+        97.4506, 0,       13.8779, 39.1957, 875.913, 173.043, 81.1095, 74.2167, 48.2239, 15.9007,
+        556.812, 187.025, 96.1376, 1.49724, 13.5775, 920.148, 958.819, 1005.37}},
+      {"cortex-m4f",
+       {19.0218, 105.389, 359.836, 18.0747, 15.6173, 28.7424, 160.137, 835.179, 15.5897, 72.5501,
+        108.258, 0,       15.8888, 40.6453, 986.466, 186.761, 84.3806, 79.104,  87.4019, 17.7589,
+        623.557, 208.36,  107.505, 1.44008, 17.5764, 1019.38, 957.891, 1093.81}},
+      {"rv32im",
+       {11.0017, 72.4786, 279.219, 11.023,  9.44225, 12.9063, 104.182, 683.222, 11.5092, 25.7904,
+        58.0436, 0,       8.97448, 40.4079, 799.698, 165.477, 70.1846, 56.7169, 267.018, 171.808,
+        569.519, 194.414, 85,      8,       10.9538, 772.073, 787.965, 1306.76}},
   };
   return table;
 }
@@ -161,6 +166,7 @@ CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library) {
   c.reshape_per_byte = c.copy_per_element;
   c.mean_per_element = kMeanPerElement * p.k;
   c.reduction_multiple = 1;
+  lstmFromFullyConnected(p.add_ref, &c);
   if (library == KernelLibrary::kReference) {
     const auto cal = calibrated().find(preset);
     if (cal != calibrated().end()) {
@@ -189,8 +195,11 @@ CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library) {
       c.op_per_call = f.op_per_call;
       c.reshape_per_call = f.reshape_per_call;
       c.reshape_per_byte = f.reshape_per_byte;
+      c.lstm_per_mac = f.lstm_per_mac;
+      c.lstm_cell_per_element = f.lstm_cell_per_element;
+      c.lstm_per_step = f.lstm_per_step;
+      c.lstm_per_call = f.lstm_per_call;
     }
-    lstmFromFullyConnected(p.add_ref, &c);
     return c;
   }
 
