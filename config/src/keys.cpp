@@ -390,16 +390,26 @@ std::vector<KeySpec> buildTable() {
                kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.mean_per_element), "cycles/element", 0,
                        kUnbounded, "MEAN, per input element.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.lstm_per_mac), "cycles/MAC", 0, kUnbounded,
+                       "UNIDIRECTIONAL_SEQUENCE_LSTM, per gate MAC (input and recurrent products).",
+                       kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.lstm_cell_per_element), "cycles/element", 0,
                        kUnbounded,
-                       "UNIDIRECTIONAL_SEQUENCE_LSTM, element-wise gate and cell work per cell and "
-                       "time step.",
+                       "UNIDIRECTIONAL_SEQUENCE_LSTM, per cell and time step: the eight product "
+                       "requantizations, four gate activations, cell and hidden updates.",
                        kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.lstm_per_step), "cycles/step", 0, kUnbounded,
+                       "UNIDIRECTIONAL_SEQUENCE_LSTM, per sequence step (time steps, x batch when "
+                       "batch-major).",
+                       kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.lstm_per_call), "cycles/call", 0, kUnbounded,
+                       "UNIDIRECTIONAL_SEQUENCE_LSTM, per invocation.", kPreset));
   t.push_back(intKey(HILSIM_FIELD(cpu.coefficients.reduction_multiple), "elements", kCount64,
                      "FULLY_CONNECTED pads K up to a multiple of this (16 for Helium kernels).",
                      kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.weight_memory_factor), "factor", 0, kUnbounded,
-                       "Multiplies fc_per_mac for where weights live.", "from cpu.weight_memory"));
+                       "Multiplies fc_per_mac and lstm_per_mac for where weights live.",
+                       "from cpu.weight_memory"));
   // sim
   t.push_back(intKey(HILSIM_FIELD(sim.quantum_ns), "ns", IntRule{{{1, 1'000'000'000}}},
                      "TLM quantum: how far the host CPU may run ahead before it synchronizes."));

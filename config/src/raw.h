@@ -77,7 +77,8 @@ struct RawCoefficients {
   RawFloat svdf_per_feature_mac, svdf_per_time_mac, svdf_state_per_byte, svdf_per_filter,
       svdf_per_unit, svdf_per_call;
   RawFloat add_per_element, mul_per_element, minmax_per_element, activation_per_element;
-  RawFloat hard_swish_per_element, copy_per_element, mean_per_element, lstm_cell_per_element;
+  RawFloat hard_swish_per_element, copy_per_element, mean_per_element;
+  RawFloat lstm_per_mac, lstm_cell_per_element, lstm_per_step, lstm_per_call;
   RawInt reduction_multiple;
   RawFloat weight_memory_factor;
 };

@@ -30,7 +30,8 @@ TEST(Calibrate, WritesALoadableConfigWithItsFitErrors) {
   const RunOutcome r = runHilsim({"calibrate", "--set", "cpu.preset=rv32im", "--out", out}, 120);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string text = slurp(out);
-  for (const char* op : {"FULLY_CONNECTED", "CONV_2D", "DEPTHWISE_CONV_2D", "SOFTMAX"}) {
+  for (const char* op : {"FULLY_CONNECTED", "CONV_2D", "DEPTHWISE_CONV_2D", "SOFTMAX",
+                         "UNIDIRECTIONAL_SEQUENCE_LSTM"}) {
     EXPECT_NE(text.find(std::string("#   ") + op), std::string::npos) << op << "\n" << text;
   }
   EXPECT_NE(text.find("mean error"), std::string::npos);
@@ -38,6 +39,9 @@ TEST(Calibrate, WritesALoadableConfigWithItsFitErrors) {
   const YAML::Node cal = YAML::Load(text);
   EXPECT_EQ(cal["cpu"]["preset"].as<std::string>(), "rv32im");
   EXPECT_GT(cal["cpu"]["coefficients"]["fc_per_mac"].as<double>(), 0.0);
+  for (const char* key :
+       {"lstm_per_mac", "lstm_cell_per_element", "lstm_per_step", "lstm_per_call"})
+    EXPECT_GT(cal["cpu"]["coefficients"][key].as<double>(), 0.0) << key;
 
   // The file is a config: `config` resolves it, and its coefficients are the ones in effect.
   const RunOutcome c = runHilsim({"config", "--config", out});
@@ -107,7 +111,11 @@ INSTANTIATE_TEST_SUITE_P(RealModels, CalibratedPresets,
                                            Case{"mlperf_ad01_int8.tflite", "cortex-m4f"},
                                            Case{"person_detect.tflite", "rv32im"},
                                            Case{"mlperf_kws_ref_model.tflite", "rv32im"},
-                                           Case{"mlperf_ad01_int8.tflite", "rv32im"}),
+                                           Case{"mlperf_ad01_int8.tflite", "rv32im"},
+                                           Case{"micro_speech_lstm.tflite", "cortex-m4f"},
+                                           Case{"trained_lstm_int8.tflite", "rv32im"},
+                                           Case{"trained_lstm_int8.tflite", "cortex-m33"},
+                                           Case{"dtln_noise_suppression.tflite", "cortex-m0plus"}),
                          [](const ::testing::TestParamInfo<Case>& info) {
                            std::string name =
                                info.param.model.substr(0, info.param.model.find('.')) + "_" +

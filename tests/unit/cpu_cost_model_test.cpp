@@ -138,15 +138,51 @@ TEST(CpuCostModel, UncalibratedPresetsPriceSvdfAndFloatLikeFullyConnected) {
             cpuPreset("cortex-m0plus", KernelLibrary::kReference).fc_float_per_mac);
 }
 
-TEST(CpuCostModel, LstmIsItsGateProductsPlusCellWork) {
-  const CpuCostModel m(publishedRv32());
+// The LSTM's own terms, worked out by hand: changing the formula or a term's regressor fails.
+TEST(CpuCostModel, LstmFormula) {
+  CpuCoefficients c;
+  c.lstm_per_mac = 17.5;
+  c.lstm_cell_per_element = 1000;
+  c.lstm_per_step = 950;
+  c.lstm_per_call = 1100;
+  c.weight_memory_factor = 0.6;
+  // The FULLY_CONNECTED and element-wise coefficients take no part.
+  c.fc_per_mac = c.fc_per_output = c.fc_per_call = c.op_per_call = c.add_per_element = 1e6;
+  const CpuCostModel m(c);
   // 49 steps, batch 1, 16 cells, input 257: gate MACs 49 x 4 x 16 x (257 + 16) = 856128.
   OpWork w;
   w.macs = 856'128;
   w.elements = 49 * 16;  // cell steps
-  // 13.2 x 856128 + 100 x 8 x 784 + 12 x 115 x 784 + 4000
-  //   = 11300889.6 + 627200 + 1081920 + 4000 = 13014009.6 -> 13014010
-  EXPECT_EQ(m.cycles(Op::UNIDIRECTIONAL_SEQUENCE_LSTM, w), 13'014'010u);
+  w.steps = 49;
+  // 17.5 x 0.6 x 856128 + 1000 x 784 + 950 x 49 + 1100
+  //   = 8989344 + 784000 + 46550 + 1100 = 9820994
+  EXPECT_EQ(m.cycles(Op::UNIDIRECTIONAL_SEQUENCE_LSTM, w), 9'820'994u);
+  w.steps = 98;  // the same work batch-major over two batches of half the sequence
+  EXPECT_EQ(m.cycles(Op::UNIDIRECTIONAL_SEQUENCE_LSTM, w), 9'820'994u + 950u * 49u);
+}
+
+// A preset without an LSTM of its own prices the gate products as its FULLY_CONNECTED and the
+// cell's element-wise work relative to ADD (configs/README.md).
+TEST(CpuCostModel, LstmWithoutCalibrationFollowsFullyConnected) {
+  for (const char* preset : {"cortex-m7", "cortex-m55"}) {
+    for (const KernelLibrary library : {KernelLibrary::kReference, KernelLibrary::kCmsisNn}) {
+      const CpuCoefficients c = cpuPreset(preset, library);
+      EXPECT_EQ(c.lstm_per_mac, c.fc_per_mac) << preset;
+      EXPECT_DOUBLE_EQ(c.lstm_cell_per_element, 8 * c.fc_per_output + 12 * c.add_per_element)
+          << preset;
+      EXPECT_EQ(c.lstm_per_step, 0.0) << preset;
+      EXPECT_EQ(c.lstm_per_call, c.fc_per_call) << preset;
+    }
+  }
+  // cortex-m7 reference: 21 x 856128 + (8 x 130 + 12 x 96) x 784 + 3000
+  //   = 17978688 + 1718528 + 3000 = 19700216
+  OpWork w;
+  w.macs = 856'128;
+  w.elements = 49 * 16;
+  w.steps = 49;
+  EXPECT_EQ(CpuCostModel(cpuPreset("cortex-m7", KernelLibrary::kReference))
+                .cycles(Op::UNIDIRECTIONAL_SEQUENCE_LSTM, w),
+            19'700'216u);
 }
 
 }  // namespace

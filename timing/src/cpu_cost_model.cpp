@@ -108,9 +108,9 @@ uint64_t CpuCostModel::cycles(tflite::BuiltinOperator op, const OpWork& w) const
       return toCycles(c_.mean_per_element * d(w.elements) + c_.quantize_per_element * d(w.outputs) +
                       c_.op_per_call);
     case Op::UNIDIRECTIONAL_SEQUENCE_LSTM:
-      return toCycles(c_.fc_per_mac * c_.weight_memory_factor * d(w.macs) +
-                      c_.fc_per_output * 8.0 * d(w.elements) +
-                      c_.lstm_cell_per_element * d(w.elements) + c_.fc_per_call);
+      return toCycles(c_.lstm_per_mac * c_.weight_memory_factor * d(w.macs) +
+                      c_.lstm_cell_per_element * d(w.elements) + c_.lstm_per_step * d(w.steps) +
+                      c_.lstm_per_call);
     default:
       return toCycles(c_.quantize_per_element * d(w.elements) + c_.op_per_call);
   }

@@ -177,6 +177,8 @@ OpWork lstmWork(const LstmTensors& t) {
   work.macs = 4 * cell_steps * (uint64_t(s.input_size) + uint64_t(s.cells));
   work.elements = cell_steps;
   work.outputs = cell_steps;
+  // Batch-major runs each batch through the sequence; time-major steps all batches at once.
+  work.steps = uint64_t(s.time_steps) * (s.time_major ? 1 : uint64_t(s.batches));
   work.state_bytes = t.output_state->bytes + t.cell_state->bytes;
   return work;
 }

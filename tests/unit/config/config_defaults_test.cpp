@@ -50,7 +50,10 @@ void expectCoefficientsEq(const timing::CpuCoefficients& a, const timing::CpuCoe
   EXPECT_EQ(a.hard_swish_per_element, b.hard_swish_per_element);
   EXPECT_EQ(a.copy_per_element, b.copy_per_element);
   EXPECT_EQ(a.mean_per_element, b.mean_per_element);
+  EXPECT_EQ(a.lstm_per_mac, b.lstm_per_mac);
   EXPECT_EQ(a.lstm_cell_per_element, b.lstm_cell_per_element);
+  EXPECT_EQ(a.lstm_per_step, b.lstm_per_step);
+  EXPECT_EQ(a.lstm_per_call, b.lstm_per_call);
   EXPECT_EQ(a.reduction_multiple, b.reduction_multiple);
   EXPECT_EQ(a.weight_memory_factor, b.weight_memory_factor);
 }

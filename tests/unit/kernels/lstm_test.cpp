@@ -341,6 +341,23 @@ TEST(Lstm, Int8TimeMajorGivesTheSameBytesAsBatchMajor) {
   EXPECT_EQ(time_major.cell, batch_major.cell);
 }
 
+// The work prepare reports to the cost model: batch-major runs each batch through the sequence
+// (kB x kT steps), time-major one step per time index over both batches (kT steps).
+TEST(Lstm, WorkCountsGateMacsCellStepsAndSequenceSteps) {
+  for (const bool time_major : {false, true}) {
+    const LstmModel model = build(tflmInt8Spec(time_major));
+    rt::Model loaded = rt::Model::fromBytes(model.bytes, "lstm work");
+    const rt::OpResolver resolver = rt::referenceOpResolver();
+    rt::Interpreter interp(loaded, resolver);
+    interp.allocate();
+    const timing::OpWork& w = interp.work().at(0);
+    // Four gates, each an input product (kI) and a recurrent one (kS) per cell step.
+    EXPECT_EQ(w.macs, uint64_t(4 * kB * kT * kS * (kI + kS))) << time_major;
+    EXPECT_EQ(w.elements, uint64_t(kB * kT * kS)) << time_major;
+    EXPECT_EQ(w.steps, uint64_t(time_major ? kT : kB * kT)) << time_major;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // 16x8: int16 activations, int8 weights, int64 biases.
 

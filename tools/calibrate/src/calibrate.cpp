@@ -177,6 +177,16 @@ std::vector<Group> groups() {
              return true;
          }
        }});
+  out.push_back({{Op::UNIDIRECTIONAL_SEQUENCE_LSTM},
+                 {{&CpuCoefficients::lstm_per_mac, "lstm_per_mac",
+                   [](const OpWork& w, const CpuCoefficients& c) {
+                     return c.weight_memory_factor * double(w.macs);
+                   }},
+                  {&CpuCoefficients::lstm_cell_per_element, "lstm_cell_per_element", elementsTerm},
+                  {&CpuCoefficients::lstm_per_step, "lstm_per_step",
+                   [](const OpWork& w, const CpuCoefficients&) { return double(w.steps); }},
+                  {&CpuCoefficients::lstm_per_call, "lstm_per_call", one}},
+                 [](Op, const OpWork&, size_t) { return true; }});
   out.push_back({{Op::RESHAPE},
                  {{&CpuCoefficients::reshape_per_byte, "reshape_per_byte", elementsTerm},
                   {&CpuCoefficients::reshape_per_call, "reshape_per_call", one}},

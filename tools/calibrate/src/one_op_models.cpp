@@ -62,6 +62,13 @@ class Builder {
     return static_cast<int32_t>(sg.tensors.size() - 1);
   }
 
+  // A variable tensor (state that persists across invocations): not a model input.
+  int32_t variable(TensorType type, std::vector<int32_t> shape, const Quant& quant) {
+    const int32_t index = tensor(type, std::move(shape), quant);
+    model_->subgraphs[0]->tensors[size_t(index)]->is_variable = true;
+    return index;
+  }
+
   // Constant int8 data of `count` deterministic pseudo-random values.
   std::vector<uint8_t> int8Data(uint64_t count) {
     std::vector<uint8_t> data(count);
@@ -381,6 +388,44 @@ OneOpModel activationModel(BuiltinOperator op, int32_t n) {
                   out, tflite::BuiltinOptionsUnion{});
 }
 
+OneOpModel lstmModel(int32_t time_steps, int32_t batches, int32_t input_size, int32_t cells,
+                     bool time_major) {
+  // The layout of TensorFlow's int8 LSTM: int8 activations and per-tensor weights, int32 biases,
+  // an int16 cell state in Q3.12 and the hidden state at 1/128.
+  constexpr float kHiddenScale = 1.0f / 128, kCellScale = 1.0f / 4096;
+  Builder b;
+  const std::vector<int32_t> sequence = time_major ? std::vector<int32_t>{time_steps, batches}
+                                                   : std::vector<int32_t>{batches, time_steps};
+  const int32_t in =
+      b.tensor(TensorType::INT8, {sequence[0], sequence[1], input_size}, perTensor(kInScale, -3));
+  std::vector<int32_t> inputs(24, -1);
+  inputs[0] = in;
+  for (int32_t g = 0; g < 4; ++g) {
+    inputs[size_t(1 + g)] =
+        b.tensor(TensorType::INT8, {cells, input_size}, perTensor(kWeightScale, 0),
+                 b.int8Data(uint64_t(cells) * uint64_t(input_size)));
+    inputs[size_t(5 + g)] = b.tensor(TensorType::INT8, {cells, cells}, perTensor(kWeightScale, 0),
+                                     b.int8Data(uint64_t(cells) * uint64_t(cells)));
+    inputs[size_t(12 + g)] =
+        b.tensor(TensorType::INT32, {cells}, perTensor(kInScale * kWeightScale, 0),
+                 b.int32Data(uint64_t(cells)));
+  }
+  inputs[18] = b.variable(TensorType::INT8, {batches, cells}, perTensor(kHiddenScale, 0));
+  inputs[19] = b.variable(TensorType::INT16, {batches, cells}, perTensor(kCellScale, 0));
+  const int32_t out =
+      b.tensor(TensorType::INT8, {sequence[0], sequence[1], cells}, perTensor(kHiddenScale, 0));
+  tflite::UnidirectionalSequenceLSTMOptionsT o;
+  o.fused_activation_function = tflite::ActivationFunctionType::TANH;
+  o.time_major = time_major;
+  tflite::BuiltinOptionsUnion options;
+  options.Set(o);
+  return b.finish(BuiltinOperator::UNIDIRECTIONAL_SEQUENCE_LSTM,
+                  "UNIDIRECTIONAL_SEQUENCE_LSTM " + std::to_string(time_steps) + " steps x " +
+                      std::to_string(batches) + " batch" + (time_major ? " time-major" : "") +
+                      ", " + std::to_string(input_size) + " -> " + std::to_string(cells) + " cells",
+                  inputs, out, std::move(options));
+}
+
 std::vector<OneOpModel> calibrationShapes() {
   std::vector<OneOpModel> shapes;
   // FULLY_CONNECTED: K and N from 8 to 1024, one and several rows.
@@ -492,6 +537,23 @@ std::vector<OneOpModel> calibrationShapes() {
     shapes.push_back(activationModel(BuiltinOperator::LOGISTIC, n));
     shapes.push_back(activationModel(BuiltinOperator::TANH, n));
   }
+  // UNIDIRECTIONAL_SEQUENCE_LSTM: 1 to 64 time steps, 2 to 257 input features, 2 to 128 cells,
+  // batches of 1 to 4 batch-major and time-major.
+  for (const auto& [t, batches, in, cells, time_major] :
+       std::vector<std::array<int32_t, 5>>{{1, 1, 8, 8, 0},
+                                           {1, 1, 257, 128, 0},
+                                           {1, 1, 128, 128, 0},
+                                           {2, 1, 257, 80, 0},
+                                           {28, 1, 28, 20, 0},
+                                           {64, 1, 2, 2, 0},
+                                           {16, 1, 4, 32, 0},
+                                           {8, 1, 64, 4, 0},
+                                           {4, 1, 16, 64, 0},
+                                           {12, 1, 40, 12, 0},
+                                           {3, 2, 24, 12, 0},
+                                           {3, 4, 24, 12, 1},
+                                           {10, 3, 6, 6, 1}})
+    shapes.push_back(lstmModel(t, batches, in, cells, time_major != 0));
   return shapes;
 }
 

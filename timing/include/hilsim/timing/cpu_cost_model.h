@@ -39,9 +39,12 @@
 //   MEAN               mean_per_element * input elements + quantize_per_element * outputs
 //                      + op_per_call
 //   UNIDIRECTIONAL_SEQUENCE_LSTM
-//                      fc_per_mac * weight_memory * (gate MACs) + fc_per_output * 8 * cell steps
-//                      + lstm_cell_per_element * cell steps + fc_per_call
-//                      (cell steps = time steps * batch * cells; 8 gate products per step)
+//                      lstm_per_mac * weight_memory * (gate MACs)
+//                      + lstm_cell_per_element * cell steps + lstm_per_step * steps
+//                      + lstm_per_call
+//                      (gate MACs = 4 * cell steps * (input size + cells); cell steps = time
+//                      steps * batch * cells; steps: the kernel's sequence steps, time steps *
+//                      batch when batch-major, time steps when time-major)
 //   other ops          quantize_per_element * elements + op_per_call
 // pad(K) rounds K up to reduction_multiple (16 for Helium kernels). Results round to nearest.
 
@@ -100,9 +103,16 @@ struct CpuCoefficients {
   double hard_swish_per_element = 0.0;
   double copy_per_element = 0.0;
   double mean_per_element = 0.0;
+  // UNIDIRECTIONAL_SEQUENCE_LSTM: per gate MAC (input and recurrent products); per cell and time
+  // step (eight product requantizations, four gate activations, the cell and hidden updates);
+  // per sequence step (the four gate calls and the state updates); per invocation.
+  double lstm_per_mac = 0.0;
   double lstm_cell_per_element = 0.0;
+  double lstm_per_step = 0.0;
+  double lstm_per_call = 0.0;
   uint32_t reduction_multiple = 1;
-  double weight_memory_factor = 1.0;  // multiplies fc_per_mac: 1 flash, 0.6 SRAM/TCM, 2.5 external
+  // Multiplies fc_per_mac and lstm_per_mac: 1 flash, 0.6 SRAM/TCM, 2.5 external.
+  double weight_memory_factor = 1.0;
 };
 
 enum class KernelLibrary : uint8_t { kReference, kCmsisNn };
@@ -139,6 +149,7 @@ struct OpWork {
   uint64_t window_rows = 0;      // DEPTHWISE_CONV_2D: filter rows checked (outputs x KH)
   uint64_t state_bytes = 0;      // SVDF state shifted per invocation; LSTM state bytes
   uint64_t filters = 0;          // SVDF: batches x filters
+  uint64_t steps = 0;            // LSTM: sequence steps (time steps, x batch when batch-major)
   uint32_t gemm_rows = 0;        // FULLY_CONNECTED: rows, K, N (for reduction padding)
   uint32_t gemm_k = 0;
   uint32_t gemm_n = 0;

@@ -49,6 +49,11 @@ OneOpModel dequantizeModel(int32_t n);
 // LOGISTIC or TANH of [1, n] int8.
 OneOpModel activationModel(tflite::BuiltinOperator op, int32_t n);
 OneOpModel reshapeModel(int32_t n);
+// UNIDIRECTIONAL_SEQUENCE_LSTM of int8 activations with an int16 cell state over `time_steps`
+// steps of `batches` x `input_size`, `cells` cells; input [batches, time_steps, input_size], or
+// [time_steps, batches, input_size] when time_major.
+OneOpModel lstmModel(int32_t time_steps, int32_t batches, int32_t input_size, int32_t cells,
+                     bool time_major);
 
 // The shape set of `hilsim calibrate` (README.md, "calibrate"): small to large layers of every
 // operator above.
