@@ -115,7 +115,12 @@ INSTANTIATE_TEST_SUITE_P(RealModels, CalibratedPresets,
                                            Case{"micro_speech_lstm.tflite", "cortex-m4f"},
                                            Case{"trained_lstm_int8.tflite", "rv32im"},
                                            Case{"trained_lstm_int8.tflite", "cortex-m33"},
-                                           Case{"dtln_noise_suppression.tflite", "cortex-m0plus"}),
+                                           Case{"dtln_noise_suppression.tflite", "cortex-m0plus"},
+                                           Case{"mlperf_ic_resnet_large_int8.tflite", "cortex-m33"},
+                                           Case{"mlperf_str_ww_ref_model.tflite", "cortex-m0plus"},
+                                           Case{"keyword_scrambled.tflite", "cortex-m0plus"},
+                                           Case{"keyword_scrambled_8bit.tflite", "rv32im"},
+                                           Case{"hello_world_float.tflite", "cortex-m4f"}),
                          [](const ::testing::TestParamInfo<Case>& info) {
                            std::string name =
                                info.param.model.substr(0, info.param.model.find('.')) + "_" +
