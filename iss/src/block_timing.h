@@ -73,6 +73,13 @@ struct BlockTiming {
   // The block's static cycles before each instruction (parallel to instruction_addresses), to
   // take back the part of a block that did not execute (after a WFI, before a fault).
   std::vector<uint32_t> cycles_before;
+  // The blocks that last followed this one (key: address << 32 | size), most recent first: a
+  // loop's block is found from its predecessor without a table lookup.
+  struct Successor {
+    uint64_t key = ~uint64_t{0};
+    const BlockTiming* block = nullptr;
+  };
+  mutable Successor successors[2];
 };
 
 // Tells whether the divide at an address has a code hook (its operands are then timed exactly;

@@ -140,6 +140,21 @@ struct Cpu::Impl {
 
   const BlockTiming* block(uint32_t address, uint32_t size) {
     const uint64_t key = uint64_t(address) << 32 | size;
+    if (prev != nullptr) {
+      BlockTiming::Successor* next = prev->successors;
+      if (next[0].key == key) return next[0].block;
+      if (next[1].key == key) {
+        std::swap(next[0], next[1]);
+        return next[0].block;
+      }
+      next[1] = next[0];
+      next[0] = {key, lookup(key, address, size)};
+      return next[0].block;
+    }
+    return lookup(key, address, size);
+  }
+
+  const BlockTiming* lookup(uint64_t key, uint32_t address, uint32_t size) {
     Slot& slot = fast[(address >> 1 ^ size) & (kFastSlots - 1)];
     if (slot.key == key) return slot.block;
     auto it = blocks.find(key);
@@ -164,8 +179,8 @@ struct Cpu::Impl {
   static uint32_t crossBlockStall(const BlockTiming& p, const BlockTiming& b, uint32_t mask,
                                   uint32_t gap) {
     uint32_t stall = 0;
-    for (int r = 0; r < 32; ++r) {
-      if (!(mask >> r & 1)) continue;
+    for (; mask != 0; mask &= mask - 1) {
+      const int r = __builtin_ctz(mask);
       const int32_t s = int32_t(p.tail_cycles[r]) - int32_t(gap) - int32_t(b.head_cycles[r]);
       if (s > int32_t(stall)) stall = uint32_t(s);
     }
