@@ -93,6 +93,16 @@ const std::map<std::string, Calibrated>& calibrated() {
 // The LSTM of a preset without a calibrated one: the gate products priced as the preset's
 // FULLY_CONNECTED (per MAC, per output, per call) and the cell's element-wise work relative to
 // ADD; no per-step term.
+// SVDF without a calibration of its own: two FULLY_CONNECTED-like products, and per filter and
+// unit FULLY_CONNECTED's per-output work (E). fc: a, b, c of the kernel library's FULLY_CONNECTED.
+void svdfFromFullyConnected(const double (&fc)[3], CpuCoefficients* c) {
+  c->svdf_per_feature_mac = fc[0];
+  c->svdf_per_time_mac = fc[0];
+  c->svdf_per_filter = fc[1];
+  c->svdf_per_unit = fc[1];
+  c->svdf_per_call = fc[2];
+}
+
 void lstmFromFullyConnected(double add_ref, CpuCoefficients* c) {
   c->lstm_per_mac = c->fc_per_mac;
   c->lstm_cell_per_element = 8.0 * c->fc_per_output + add_ref * kLstmCellPerAdd;
@@ -151,13 +161,7 @@ CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library) {
   c.fc_float_per_mac = p.fc_ref[0];
   c.fc_float_per_output = p.fc_ref[1];
   c.fc_float_per_call = p.fc_ref[2];
-  // SVDF: two FULLY_CONNECTED-like products, per filter and unit FULLY_CONNECTED's per-output
-  // work (E).
-  c.svdf_per_feature_mac = p.fc_ref[0];
-  c.svdf_per_time_mac = p.fc_ref[0];
-  c.svdf_per_filter = p.fc_ref[1];
-  c.svdf_per_unit = p.fc_ref[1];
-  c.svdf_per_call = p.fc_ref[2];
+  svdfFromFullyConnected(p.fc_ref, &c);
   c.conv1x1_per_mac = kConv1x1PerMac * p.k;
   c.conv_per_mac = kConvPerMac * p.k;
   c.conv_per_output = kConvPerOutput * p.k;
@@ -248,11 +252,7 @@ CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library) {
   c.dwconv_per_mac *= ratio;
   c.conv_per_call = p.fc_cmsis[2];
   c.dwconv_per_call = p.fc_cmsis[2];
-  c.svdf_per_feature_mac = p.fc_cmsis[0];
-  c.svdf_per_time_mac = p.fc_cmsis[0];
-  c.svdf_per_filter = p.fc_cmsis[1];
-  c.svdf_per_unit = p.fc_cmsis[1];
-  c.svdf_per_call = p.fc_cmsis[2];
+  svdfFromFullyConnected(p.fc_cmsis, &c);
   if (p.helium) {
     c.conv1x1_per_mac = 0.25;
     c.conv_per_mac = 0.26;
