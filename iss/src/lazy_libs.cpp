@@ -14,6 +14,7 @@
 #include <string>
 
 #include "hilsim/errors.h"
+#include "lazy_libs.h"
 
 namespace {
 
@@ -52,7 +53,16 @@ void* symbol(Library& lib, const char* name) {
 
 }  // namespace
 
+void* hilsim::iss::unicornFunction(const char* name) {
+  return symbol(unicorn, name);
+}
+
 extern "C" {
+
+unsigned int uc_version(unsigned int* major, unsigned int* minor) {
+  HILSIM_FORWARD(unicorn, uc_version);
+  return real(major, minor);
+}
 
 uc_err uc_open(uc_arch arch, uc_mode mode, uc_engine** uc) {
   HILSIM_FORWARD(unicorn, uc_open);
