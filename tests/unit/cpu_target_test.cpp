@@ -29,7 +29,7 @@ namespace abi = kernels::abi;
 // Bases of the firmware memory map.
 constexpr uint32_t kModelBase = 0x01000000;
 constexpr uint32_t kPersistentBase = 0x20100000;
-constexpr uint32_t kArenaBase = 0x21000000;
+constexpr uint32_t kArenaBase = 0x21080000;
 constexpr uint64_t kCyclesPerCall = 1000;
 
 class FakeCpuTarget final : public rt::CpuTarget {
