@@ -52,32 +52,23 @@ uint64_t skippedPageCollections() {
 
 }  // namespace hilsim::iss
 
+// The pair of definitions for one of Unicorn's target libraries (tb_page_addr_t is a 64-bit
+// ram_addr_t in every Unicorn 2 build).
+#define HILSIM_PAGE_COLLECTION(target)                                                           \
+  void* page_collection_lock_##target(void* uc, uint64_t start, uint64_t end) {                  \
+    using namespace hilsim::iss;                                                                 \
+    if (skipCollection()) return nullptr;                                                        \
+    static const auto real = unicornFunction<LockFunction>("page_collection_lock_" #target);     \
+    return real(uc, start, end);                                                                 \
+  }                                                                                              \
+  void page_collection_unlock_##target(void* collection) {                                       \
+    using namespace hilsim::iss;                                                                 \
+    if (collection == nullptr) return;                                                           \
+    static const auto real = unicornFunction<UnlockFunction>("page_collection_unlock_" #target); \
+    real(collection);                                                                            \
+  }
+
 extern "C" {
-
-// tb_page_addr_t is a 64-bit ram_addr_t in every Unicorn 2 build.
-void* page_collection_lock_arm(void* uc, uint64_t start, uint64_t end) {
-  using namespace hilsim::iss;
-  if (skipCollection()) return nullptr;
-  static const auto real = unicornFunction<LockFunction>("page_collection_lock_arm");
-  return real(uc, start, end);
-}
-void page_collection_unlock_arm(void* collection) {
-  using namespace hilsim::iss;
-  if (collection == nullptr) return;
-  static const auto real = unicornFunction<UnlockFunction>("page_collection_unlock_arm");
-  real(collection);
-}
-void* page_collection_lock_riscv32(void* uc, uint64_t start, uint64_t end) {
-  using namespace hilsim::iss;
-  if (skipCollection()) return nullptr;
-  static const auto real = unicornFunction<LockFunction>("page_collection_lock_riscv32");
-  return real(uc, start, end);
-}
-void page_collection_unlock_riscv32(void* collection) {
-  using namespace hilsim::iss;
-  if (collection == nullptr) return;
-  static const auto real = unicornFunction<UnlockFunction>("page_collection_unlock_riscv32");
-  real(collection);
-}
-
+HILSIM_PAGE_COLLECTION(arm)
+HILSIM_PAGE_COLLECTION(riscv32)
 }  // extern "C"
