@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <stdexcept>
 
 #include "hilsim/errors.h"
 
@@ -57,33 +58,58 @@ void checkWritable(const std::string& path, const std::string& what) {
   if (fs::is_directory(path, ec)) throw InputError(what + " '" + path + "' is a directory");
 }
 
-void writeFileAtomic(const std::string& path, const void* data, size_t size) {
+AtomicFileWriter::AtomicFileWriter(const std::string& path) : path_(path) {
   checkWritable(path, "output");
   const fs::path target(path);
-  const std::string tmp = (target.parent_path() / ("." + target.filename().string() + ".tmp." +
-                                                   std::to_string(::getpid())))
-                              .string();
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw InputError("cannot write '" + path + "': " + std::strerror(errno));
+  tmp_ = (target.parent_path() /
+          ("." + target.filename().string() + ".tmp." + std::to_string(::getpid())))
+             .string();
+  fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) throw InputError("cannot write '" + path_ + "': " + std::strerror(errno));
+}
+
+AtomicFileWriter::~AtomicFileWriter() {
+  if (fd_ < 0) return;
+  ::close(fd_);
+  ::unlink(tmp_.c_str());
+}
+
+void AtomicFileWriter::fail(int error) {
+  if (fd_ >= 0) ::close(fd_);
+  fd_ = -1;
+  ::unlink(tmp_.c_str());
+  throw InputError("cannot write '" + path_ + "': " + std::strerror(error));
+}
+
+void AtomicFileWriter::write(const void* data, size_t size) {
+  if (fd_ < 0) throw std::logic_error("AtomicFileWriter::write after commit");
   const auto* p = static_cast<const uint8_t*>(data);
-  size_t left = size;
-  while (left > 0) {
-    const ssize_t n = ::write(fd, p, left);
+  while (size > 0) {
+    const ssize_t n = ::write(fd_, p, size);
     if (n < 0) {
       if (errno == EINTR) continue;
-      const std::string err = std::strerror(errno);
-      ::close(fd);
-      ::unlink(tmp.c_str());
-      throw InputError("cannot write '" + path + "': " + err);
+      fail(errno);
     }
     p += n;
-    left -= static_cast<size_t>(n);
+    size -= static_cast<size_t>(n);
   }
-  if (::close(fd) != 0 || ::rename(tmp.c_str(), path.c_str()) != 0) {
-    const std::string err = std::strerror(errno);
-    ::unlink(tmp.c_str());
-    throw InputError("cannot write '" + path + "': " + err);
+}
+
+void AtomicFileWriter::commit() {
+  if (fd_ < 0) throw std::logic_error("AtomicFileWriter::commit twice");
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0 || ::rename(tmp_.c_str(), path_.c_str()) != 0) {
+    const int error = errno;
+    ::unlink(tmp_.c_str());
+    throw InputError("cannot write '" + path_ + "': " + std::strerror(error));
   }
+}
+
+void writeFileAtomic(const std::string& path, const void* data, size_t size) {
+  AtomicFileWriter file(path);
+  file.write(data, size);
+  file.commit();
 }
 
 }  // namespace hilsim

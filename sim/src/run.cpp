@@ -85,7 +85,8 @@ void runFrames(rt::Interpreter& interp, const RunSpec& spec, RunResult* result) 
     frames = spec.input.size() / in.bytes;
   }
   Rng rng(spec.seed);
-  if (spec.keep_output) result->output.reserve(static_cast<size_t>(frames) * out.bytes);
+  const bool collect = spec.keep_output && !spec.output_sink;
+  if (collect) result->output.reserve(static_cast<size_t>(frames) * out.bytes);
   for (uint64_t f = 0; f < frames; ++f) {
     if (spec.input.empty()) {
       for (size_t i = 0; i < interp.inputCount(); ++i) fillRandom(interp.input(i), rng);
@@ -94,7 +95,9 @@ void runFrames(rt::Interpreter& interp, const RunSpec& spec, RunResult* result) 
       for (size_t i = 1; i < interp.inputCount(); ++i) fillRandom(interp.input(i), rng);
     }
     interp.invoke();
-    if (spec.keep_output)
+    if (spec.output_sink)
+      spec.output_sink(out.data, out.bytes);
+    else if (collect)
       result->output.insert(result->output.end(), out.data, out.data + out.bytes);
   }
   result->report.invocations = static_cast<uint32_t>(frames);

@@ -76,6 +76,41 @@ TEST_F(Memory, InvocationsOnTheCountingClockDoNotGrowIt) {
   expectFlat("ref", "200000");
 }
 
+// --output is written as the run goes: 10,000 invocations of a layer with 4096 outputs (40 MB) in
+// the memory of one; the file holds every invocation's output and no temporary file is left.
+TEST_F(Memory, OutputsAreWrittenAsTheRunGoes) {
+  const std::string model = dir_ + "/wide.tflite";
+  ASSERT_EQ(runHilsim({"gen-model", "--layers", "16,4096", "--out", model}).exit_code, 0);
+  const std::string out = dir_ + "/out.bin";
+  auto args = [&](const char* n) {
+    return std::vector<std::string>{"run",           "--model", model,     "--mode",   "ref",
+                                    "--invocations", n,         "--quiet", "--output", out};
+  };
+  const Peak one = runMeasured(args("1"));
+  ASSERT_EQ(one.exit_code, 0);
+  const Peak many = runMeasured(args("10000"));
+  ASSERT_EQ(many.exit_code, 0);
+  EXPECT_EQ(fs::file_size(out), 10000u * 4096u);
+  EXPECT_LT(many.max_rss_kib - one.max_rss_kib, kMarginKib)
+      << "1 invocation: " << one.max_rss_kib << " KiB; 10000: " << many.max_rss_kib << " KiB";
+  for (const auto& entry : fs::directory_iterator(dir_))
+    EXPECT_EQ(entry.path().filename().string().find(".tmp."), std::string::npos) << entry.path();
+}
+
+// A run that fails after its output file was opened leaves neither it nor a temporary file.
+TEST_F(Memory, AFailedRunLeavesNoOutputFile) {
+  const std::string model = dir_ + "/mlp.tflite";
+  ASSERT_EQ(runHilsim({"gen-model", "--layers", "16,4", "--out", model}).exit_code, 0);
+  const std::string input = dir_ + "/odd.bin";  // 3 bytes: not a whole 16-byte frame
+  ASSERT_EQ(runShell("printf 'abc' > " + input), 0);
+  const std::string out = dir_ + "/out.bin";
+  const RunOutcome r =
+      runHilsim({"run", "--model", model, "--input", input, "--output", out, "--quiet"});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  for (const auto& entry : fs::directory_iterator(dir_))
+    EXPECT_EQ(entry.path().filename().string().find("out.bin"), std::string::npos) << entry.path();
+}
+
 // Counts a VCD's timestamps and value changes and checks the timestamps only grow.
 struct Counter final : vcd::Handler {
   uint64_t times = 0, changes = 0, last = 0;

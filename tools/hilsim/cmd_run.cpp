@@ -76,7 +76,7 @@ int runCommand(int argc, char** argv, int first) {
   spec.mode = sim::parseMode(mode, "--mode");
   spec.seed = parseUnsigned("--seed", seed);
   spec.per_invocation = per_invocation;
-  spec.keep_output = output.has_value();
+  spec.keep_output = false;
   if (!invocations.empty()) {
     if (input) throw UsageError("--invocations cannot be combined with --input");
     spec.invocations = parseUnsigned("--invocations", invocations);
@@ -114,13 +114,21 @@ int runCommand(int argc, char** argv, int first) {
     if (spec.input.empty()) throw InputError("--input '" + *input + "' is empty");
   }
 
+  // Outputs go to a temporary file as the run produces them, renamed into place at the end.
+  std::optional<AtomicFileWriter> output_file;
+  if (output) {
+    output_file.emplace(*output);
+    spec.output_sink = [&output_file](const uint8_t* data, size_t bytes) {
+      output_file->write(data, bytes);
+    };
+  }
   const sim::RunResult result = sim::runModel(model, spec);
   if (!spec.config.cpu.model_note.empty())
     std::cerr << "hilsim: " << spec.config.cpu.model_note << "\n";
   for (const std::string& note : result.report.notes) std::cerr << "hilsim: " << note << "\n";
   // A run whose accelerator jobs failed recovered from them (the layers ran on the CPU), so its
   // outputs and report are complete; the exit code still says that the hardware failed.
-  if (output) writeFileAtomic(*output, result.output);
+  if (output_file) output_file->commit();
   if (report_path) writeFileAtomic(*report_path, report::reportJson(result.report));
   if (csv) writeFileAtomic(*csv, report::reportCsv(result.report));
   if (!quiet) report::printReport(std::cout, result.report);

@@ -14,6 +14,26 @@ namespace hilsim {
 std::vector<uint8_t> readFile(const std::string& path, const std::string& what = "file");
 std::string readTextFile(const std::string& path, const std::string& what = "file");
 
+// A file written piece by piece into a temporary file beside `path` and renamed into place by
+// commit(). Destroyed without commit() (after an error or an exception), it removes the temporary
+// file and leaves `path` as it was. Errors are InputError naming `path`.
+class AtomicFileWriter {
+ public:
+  explicit AtomicFileWriter(const std::string& path);
+  ~AtomicFileWriter();
+  AtomicFileWriter(const AtomicFileWriter&) = delete;
+  AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
+
+  void write(const void* data, size_t size);
+  void commit();
+
+ private:
+  [[noreturn]] void fail(int error);
+
+  std::string path_, tmp_;
+  int fd_ = -1;
+};
+
 // Writes `bytes` to `path` atomically; throws InputError naming it.
 void writeFileAtomic(const std::string& path, const void* data, size_t size);
 inline void writeFileAtomic(const std::string& path, const std::string& text) {

@@ -2,6 +2,7 @@
 // One simulated run of a model: inputs in, outputs and the per-layer report out.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +27,9 @@ struct RunSpec {
   bool per_invocation = false;
   // Collect output tensor 0 of every invocation in RunResult::output.
   bool keep_output = true;
+  // When set, receives output tensor 0 after every invocation, in order, instead of
+  // RunResult::output (which stays empty): a long run's outputs need not fit in memory.
+  std::function<void(const uint8_t* data, size_t bytes)> output_sink;
   std::optional<std::string> vcd_path;            // write a VCD trace here
   std::optional<std::pair<int, int>> vcd_layers;  // bound the trace to layers A..B
   // Write a Chrome trace-event / Perfetto timeline here, bounded to layers A..B when given.
