@@ -60,8 +60,15 @@ double outputsTerm(const OpWork& w, const CpuCoefficients&) {
 double elementsTerm(const OpWork& w, const CpuCoefficients&) {
   return double(w.elements);
 }
+double tapsTerm(const OpWork& w, const CpuCoefficients&) {
+  return double(w.window_elements);
+}
 double one(const OpWork&, const CpuCoefficients&) {
   return 1.0;
+}
+// Every term of the group applies to every operator in it.
+bool everyTerm(Op, const OpWork&, size_t) {
+  return true;
 }
 
 // A group of operators fitted together: the terms of their formulas (hilsim/timing/
@@ -114,37 +121,32 @@ std::vector<Group> groups() {
                    [](const OpWork& w, const CpuCoefficients&) { return double(w.filters); }},
                   {&CpuCoefficients::svdf_per_unit, "svdf_per_unit", outputsTerm},
                   {&CpuCoefficients::svdf_per_call, "svdf_per_call", one}},
-                 [](Op, const OpWork&, size_t) { return true; }});
-  out.push_back(
-      {{Op::CONV_2D},
-       {{&CpuCoefficients::conv1x1_per_mac, "conv1x1_per_mac", insideMacsTerm},
-        {&CpuCoefficients::conv_per_mac, "conv_per_mac", insideMacsTerm},
-        {&CpuCoefficients::conv_per_tap, "conv_per_tap",
-         [](const OpWork& w, const CpuCoefficients&) { return double(w.window_elements); }},
-        {&CpuCoefficients::conv_per_output, "conv_per_output", outputsTerm},
-        {&CpuCoefficients::conv_per_call, "conv_per_call", one}},
-       [](Op, const OpWork& w, size_t term) {
-         if (term == 0) return w.pointwise;
-         if (term == 1) return !w.pointwise;
-         return true;
-       }});
-  out.push_back(
-      {{Op::DEPTHWISE_CONV_2D},
-       {{&CpuCoefficients::dwconv_per_mac, "dwconv_per_mac", insideMacsTerm},
-        {&CpuCoefficients::dwconv_per_tap, "dwconv_per_tap",
-         [](const OpWork& w, const CpuCoefficients&) { return double(w.window_elements); }},
-        {&CpuCoefficients::dwconv_per_row, "dwconv_per_row",
-         [](const OpWork& w, const CpuCoefficients&) { return double(w.window_rows); }},
-        {&CpuCoefficients::dwconv_per_output, "dwconv_per_output", outputsTerm},
-        {&CpuCoefficients::dwconv_per_call, "dwconv_per_call", one}},
-       [](Op, const OpWork&, size_t) { return true; }});
+                 everyTerm});
+  out.push_back({{Op::CONV_2D},
+                 {{&CpuCoefficients::conv1x1_per_mac, "conv1x1_per_mac", insideMacsTerm},
+                  {&CpuCoefficients::conv_per_mac, "conv_per_mac", insideMacsTerm},
+                  {&CpuCoefficients::conv_per_tap, "conv_per_tap", tapsTerm},
+                  {&CpuCoefficients::conv_per_output, "conv_per_output", outputsTerm},
+                  {&CpuCoefficients::conv_per_call, "conv_per_call", one}},
+                 [](Op, const OpWork& w, size_t term) {
+                   if (term == 0) return w.pointwise;
+                   if (term == 1) return !w.pointwise;
+                   return true;
+                 }});
+  out.push_back({{Op::DEPTHWISE_CONV_2D},
+                 {{&CpuCoefficients::dwconv_per_mac, "dwconv_per_mac", insideMacsTerm},
+                  {&CpuCoefficients::dwconv_per_tap, "dwconv_per_tap", tapsTerm},
+                  {&CpuCoefficients::dwconv_per_row, "dwconv_per_row",
+                   [](const OpWork& w, const CpuCoefficients&) { return double(w.window_rows); }},
+                  {&CpuCoefficients::dwconv_per_output, "dwconv_per_output", outputsTerm},
+                  {&CpuCoefficients::dwconv_per_call, "dwconv_per_call", one}},
+                 everyTerm});
   // Pooling, SOFTMAX, element-wise ops, QUANTIZE and DEQUANTIZE: a per-element coefficient each
   // and the shared op_per_call.
   out.push_back(
       {{Op::AVERAGE_POOL_2D, Op::MAX_POOL_2D, Op::SOFTMAX, Op::ADD, Op::MUL, Op::QUANTIZE,
         Op::DEQUANTIZE, Op::LOGISTIC, Op::TANH},
-       {{&CpuCoefficients::pool_per_element, "pool_per_element",
-         [](const OpWork& w, const CpuCoefficients&) { return double(w.window_elements); }},
+       {{&CpuCoefficients::pool_per_element, "pool_per_element", tapsTerm},
         {&CpuCoefficients::pool_per_output, "pool_per_output", outputsTerm},
         {&CpuCoefficients::softmax_per_element, "softmax_per_element", elementsTerm},
         {&CpuCoefficients::add_per_element, "add_per_element", elementsTerm},
@@ -186,11 +188,11 @@ std::vector<Group> groups() {
                   {&CpuCoefficients::lstm_per_step, "lstm_per_step",
                    [](const OpWork& w, const CpuCoefficients&) { return double(w.steps); }},
                   {&CpuCoefficients::lstm_per_call, "lstm_per_call", one}},
-                 [](Op, const OpWork&, size_t) { return true; }});
+                 everyTerm});
   out.push_back({{Op::RESHAPE},
                  {{&CpuCoefficients::reshape_per_byte, "reshape_per_byte", elementsTerm},
                   {&CpuCoefficients::reshape_per_call, "reshape_per_call", one}},
-                 [](Op, const OpWork&, size_t) { return true; }});
+                 everyTerm});
   return out;
 }
 
