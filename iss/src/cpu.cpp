@@ -1,7 +1,7 @@
 // The engine, its memories and the run loop. Timing is charged per basic block: a block hook adds
 // the block's cached static cost plus what depends on the previous block (taken branch, branch
 // prediction, results still in flight); divide hooks add their operand-dependent cycles; the model
-// flash, when it has wait states, is read through a counting MMIO path.
+// flash, when it has wait states, is read through a counting path (src/unicorn_fast_paths.cpp).
 
 #include "cpu_impl.h"
 
@@ -52,9 +52,13 @@ Cpu::Cpu(const CpuOptions& options) : impl_(std::make_unique<Impl>(options)) {
       (err = uc_mem_map(s.uc, kFirmwareSramBase, kFirmwareSramBytes, UC_PROT_ALL)) ||
       (err = uc_mem_map(s.uc, kReturnSentinel, kPageBytes, UC_PROT_READ | UC_PROT_EXEC)))
     s.engineError("cannot map the flash and SRAM", err);
-  if (!s.riscv && (err = uc_mem_map(s.uc, kSystemControlBase, kSystemControlBytes,
-                                    UC_PROT_READ | UC_PROT_WRITE)))
-    s.engineError("cannot map the system control space", err);
+  s.paths.addWritable(kFirmwareSramBase, kFirmwareSramBytes);
+  if (!s.riscv) {
+    if ((err = uc_mem_map(s.uc, kSystemControlBase, kSystemControlBytes,
+                          UC_PROT_READ | UC_PROT_WRITE)))
+      s.engineError("cannot map the system control space", err);
+    s.paths.addWritable(kSystemControlBase, kSystemControlBytes);
+  }
   uc_hook hook;
   uc_hook_add(s.uc, &hook, UC_HOOK_BLOCK, reinterpret_cast<void*>(&Impl::blockHook), &s, 1, 0);
   uc_hook_add(s.uc, &hook, UC_HOOK_MEM_INVALID, reinterpret_cast<void*>(&Impl::invalidHook), &s, 1,

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "block_timing.h"
+#include "fast_paths.h"
 #include "hilsim/errors.h"
 #include "hilsim/iss/memory_map.h"
 
@@ -104,9 +105,10 @@ struct Cpu::Impl {
   std::vector<std::pair<uint32_t, PageBuffer>> owned;  // by base
   std::vector<std::unique_ptr<CountedRegion>> counted;
   std::vector<std::unique_ptr<MmioBinding>> mmios;
+  FastPaths paths;
 
   explicit Impl(const CpuOptions& o)
-      : options(o), info(coreInfo(o.core)), riscv(o.core == Core::kRv32im) {
+      : options(o), info(coreInfo(o.core)), riscv(o.core == Core::kRv32im), paths(riscv, cycles) {
     params.core = o.core;
     params.flash_wait_states = o.flash_wait_states;
     params.sram_wait_states = o.sram_wait_states;
@@ -172,6 +174,7 @@ struct Cpu::Impl {
         riscv ? analyzeRiscV(params, address, code.data(), size, hooked, sites)
               : thumb->analyze(address, code.data(), size, hooked, sites));
     for (const DivideSite& s : sites) divides[s.address] = s;
+    paths.noteCode(address, size);
     return b;
   }
 
@@ -421,7 +424,11 @@ struct Cpu::Impl {
     pending_fault.clear();
     invalid_access_type = -1;
     running = true;
-    const uc_err err = uc_emu_start(uc, start_pc | (info.thumb ? 1u : 0u), kReturnSentinel, 0, 0);
+    uc_err err;
+    {
+      const FastPaths::Running fast(paths);
+      err = uc_emu_start(uc, start_pc | (info.thumb ? 1u : 0u), kReturnSentinel, 0, 0);
+    }
     running = false;
     const uint32_t pc_now = pc();
 

@@ -13,6 +13,7 @@ void Cpu::mapHostMemory(uint32_t base, void* host, size_t bytes, bool writable) 
   const uc_err err = uc_mem_map_ptr(impl_->uc, base, roundUpToPage(bytes),
                                     UC_PROT_READ | (writable ? UC_PROT_WRITE : 0), host);
   if (err != UC_ERR_OK) impl_->engineError("cannot map " + hex(base), err);
+  if (writable) impl_->paths.addWritable(base, roundUpToPage(bytes));
 }
 
 void Cpu::mapBytes(uint32_t base, const void* data, size_t bytes) {
@@ -29,7 +30,11 @@ void Cpu::mapBytes(uint32_t base, const void* data, size_t bytes) {
         Impl::CountedRegion{&s, base, size, std::move(buffer)});
     err = uc_mmio_map(s.uc, base, size, &Impl::countedRead, region.get(), &Impl::countedWrite,
                       region.get());
-    if (err == UC_ERR_OK) s.counted.push_back(std::move(region));
+    if (err == UC_ERR_OK) {
+      s.paths.addCounted(base, size, region->data.get(),
+                         int64_t(s.params.flash_wait_states) - int64_t(s.params.sram_wait_states));
+      s.counted.push_back(std::move(region));
+    }
   } else {
     err = uc_mem_map_ptr(s.uc, base, size, UC_PROT_READ, buffer.get());
     if (err == UC_ERR_OK) s.owned.emplace_back(base, std::move(buffer));
@@ -41,6 +46,7 @@ void Cpu::unmap(uint32_t base, size_t bytes) {
   Impl& s = *impl_;
   const uc_err err = uc_mem_unmap(s.uc, base, roundUpToPage(std::max<size_t>(bytes, 1)));
   if (err != UC_ERR_OK) s.engineError("cannot unmap " + hex(base), err);
+  s.paths.removeRegion(base);
   for (size_t i = 0; i < s.owned.size();)
     if (s.owned[i].first == base)
       s.owned.erase(s.owned.begin() + static_cast<std::ptrdiff_t>(i));
@@ -60,6 +66,7 @@ void Cpu::mapZeroed(uint32_t base, size_t bytes) {
   const uc_err err =
       uc_mem_map(impl_->uc, base, roundUpToPage(bytes), UC_PROT_READ | UC_PROT_WRITE);
   if (err != UC_ERR_OK) impl_->engineError("cannot map " + hex(base), err);
+  impl_->paths.addWritable(base, roundUpToPage(bytes));
 }
 
 void Cpu::mapMmio(uint32_t base, size_t bytes, MmioHandler& handler) {

@@ -15,11 +15,4 @@ Function unicornFunction(const char* name) {
   return reinterpret_cast<Function>(unicornFunction(name));
 }
 
-// Whether src/unicorn_store_path.cpp skips Unicorn's page collections: under Unicorn 2.0, whose
-// code it matches.
-bool pageCollectionsSkipped();
-
-// Guest stores whose page collection src/unicorn_store_path.cpp skipped on this thread.
-uint64_t skippedPageCollections();
-
 }  // namespace hilsim::iss
