@@ -307,6 +307,9 @@ std::vector<KeySpec> buildTable() {
                        "Int8 FULLY_CONNECTED, per invocation.", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.fc_float_per_mac), "cycles/MAC", 0, kUnbounded,
                        "Float32 FULLY_CONNECTED, per MAC.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.fc_float_per_zero_mac), "cycles/MAC", 0,
+                       kUnbounded, "Float32 FULLY_CONNECTED, per MAC with a zero input or weight.",
+                       kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.fc_float_per_output), "cycles/output", 0,
                        kUnbounded, "Float32 FULLY_CONNECTED, per output.", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.fc_float_per_call), "cycles/call", 0,

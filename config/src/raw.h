@@ -67,7 +67,7 @@ struct RawMemory {
 
 struct RawCoefficients {
   RawFloat fc_per_mac, fc_per_output, fc_per_call;
-  RawFloat fc_float_per_mac, fc_float_per_output, fc_float_per_call;
+  RawFloat fc_float_per_mac, fc_float_per_zero_mac, fc_float_per_output, fc_float_per_call;
   RawFloat conv1x1_per_mac, conv_per_mac, conv_per_output, conv_per_call;
   RawFloat conv_per_tap, dwconv_per_mac, dwconv_per_tap, dwconv_per_row, dwconv_per_output,
       dwconv_per_call;

@@ -73,8 +73,12 @@ class Interpreter::NodeContext final : public PrepareContext, public InvokeConte
   HostClock& clock() override { return *interp_.clock_; }
   LayerRecord& record() override { return record_; }
   void chargeReference() override {
-    if (!ran_on_target_) interp_.clock_->advance(interp_.ref_cycles_[node_], CpuActivity::kKernel);
+    if (!ran_on_target_) interp_.clock_->advance(record_.ref_cycles, CpuActivity::kKernel);
     charged_ = true;
+  }
+  void priceReference(const OpWork& work) override {
+    record_.ref_cycles = interp_.options_.cost_model.cycles(interp_.nodes_[node_].op, work);
+    record_.zero_operand_macs = work.zero_operand_macs;
   }
   CpuTarget* cpuTarget() override { return interp_.options_.cpu_target; }
   void ranOnTarget(uint64_t cycles) override {

@@ -39,8 +39,8 @@ TEST(Calibrate, WritesALoadableConfigWithItsFitErrors) {
   const YAML::Node cal = YAML::Load(text);
   EXPECT_EQ(cal["cpu"]["preset"].as<std::string>(), "rv32im");
   EXPECT_GT(cal["cpu"]["coefficients"]["fc_per_mac"].as<double>(), 0.0);
-  for (const char* key :
-       {"lstm_per_mac", "lstm_cell_per_element", "lstm_per_step", "lstm_per_call"})
+  for (const char* key : {"lstm_per_mac", "lstm_cell_per_element", "lstm_per_step", "lstm_per_call",
+                          "fc_float_per_mac", "fc_float_per_zero_mac"})
     EXPECT_GT(cal["cpu"]["coefficients"][key].as<double>(), 0.0) << key;
 
   // The file is a config: `config` resolves it, and its coefficients are the ones in effect.
@@ -70,13 +70,20 @@ struct Case {
 
 class CalibratedPresets : public ::testing::TestWithParam<Case> {};
 
-YAML::Node runRef(const std::string& dir, const Case& c, const std::string& cpu_model) {
+YAML::Node runRef(const std::string& dir, const Case& c, const std::string& cpu_model,
+                  const std::string& seed = "1") {
   const std::string report = dir + "/" + cpu_model + ".json";
   const RunOutcome r = runHilsim({"run", "--model", sharedDir() + "/models/" + c.model, "--mode",
-                                  "ref", "--quiet", "--report", report, "--set",
+                                  "ref", "--quiet", "--report", report, "--seed", seed, "--set",
                                   "cpu.preset=" + c.preset, "--set", "cpu.model=" + cpu_model});
   EXPECT_EQ(r.exit_code, 0) << r.command << "\n" << r.err;
   return YAML::LoadFile(report);
+}
+
+double totalRefCycles(const YAML::Node& report) {
+  double total = 0;
+  for (const YAML::Node& layer : report["layers"]) total += layer["ref_cycles"].as<double>();
+  return total;
 }
 
 TEST_P(CalibratedPresets, CostModelMatchesTheSimulator) {
@@ -120,7 +127,9 @@ INSTANTIATE_TEST_SUITE_P(RealModels, CalibratedPresets,
                                            Case{"mlperf_str_ww_ref_model.tflite", "cortex-m0plus"},
                                            Case{"keyword_scrambled.tflite", "cortex-m0plus"},
                                            Case{"keyword_scrambled_8bit.tflite", "rv32im"},
-                                           Case{"hello_world_float.tflite", "cortex-m4f"}),
+                                           Case{"hello_world_float.tflite", "cortex-m4f"},
+                                           Case{"hello_world_float.tflite", "cortex-m0plus"},
+                                           Case{"hello_world_float.tflite", "rv32im"}),
                          [](const ::testing::TestParamInfo<Case>& info) {
                            std::string name =
                                info.param.model.substr(0, info.param.model.find('.')) + "_" +
@@ -129,6 +138,27 @@ INSTANTIATE_TEST_SUITE_P(RealModels, CalibratedPresets,
                              if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
                            return name;
                          });
+
+// Software floating point multiplies and adds a zero faster, so a float32 FULLY_CONNECTED's
+// cycles follow how many of its inputs are zero: hello_world_float's single input sets how many
+// hidden values its RELU zeroes. The cost model counts the zero operands of each invocation.
+TEST(CalibratedPresets, SoftFloatFullyConnectedFollowsItsZeros) {
+  const std::string dir = makeTestDir();
+  for (const char* preset : {"cortex-m0plus", "rv32im"}) {
+    const Case c{"hello_world_float.tflite", preset};
+    std::vector<double> cost_totals;
+    for (const char* seed : {"1", "2", "3", "4"}) {
+      const double iss = totalRefCycles(runRef(dir, c, "iss", seed));
+      const double cost = totalRefCycles(runRef(dir, c, "cost", seed));
+      EXPECT_LT(std::abs(cost - iss) / iss, 0.05)
+          << preset << " --seed " << seed << ": simulator " << iss << ", cost model " << cost;
+      cost_totals.push_back(cost);
+    }
+    // Seeds 1 and 3 zero different numbers of hidden values (the simulator's cycles differ by
+    // about 15%); the cost model follows.
+    EXPECT_GT(cost_totals[2] / cost_totals[0], 1.05) << preset;
+  }
+}
 
 }  // namespace
 }  // namespace hilsim::test

@@ -101,6 +101,28 @@ TEST(CpuCostModel, FloatFullyConnectedHasItsOwnCoefficients) {
   EXPECT_EQ(CpuCostModel(c).cycles(Op::FULLY_CONNECTED, w), 20'300u);
 }
 
+TEST(CpuCostModel, FloatFullyConnectedPricesZeroOperandMacsApart) {
+  CpuCoefficients c = publishedRv32();
+  c.fc_float_per_mac = 120;
+  c.fc_float_per_zero_mac = 40;
+  c.fc_float_per_output = 300;
+  c.fc_float_per_call = 500;
+  OpWork w;
+  w.gemm_rows = 2;
+  w.gemm_k = 10;
+  w.gemm_n = 3;
+  w.float_input = true;
+  w.zero_operand_macs = 15;
+  // 120 x 45 + 40 x 15 + 300 x 6 + 500 = 5400 + 600 + 1800 + 500
+  EXPECT_EQ(CpuCostModel(c).cycles(Op::FULLY_CONNECTED, w), 8300u);
+  w.zero_operand_macs = 1000;  // never more than the MACs
+  EXPECT_EQ(CpuCostModel(c).cycles(Op::FULLY_CONNECTED, w), 40u * 60 + 1800 + 500);
+  w.float_input = false;  // int8 takes no shortcut
+  w.zero_operand_macs = 15;
+  EXPECT_EQ(CpuCostModel(c).cycles(Op::FULLY_CONNECTED, w),
+            CpuCostModel(publishedRv32()).cycles(Op::FULLY_CONNECTED, w));
+}
+
 TEST(CpuCostModel, SvdfIsItsTwoProductsStateShiftFiltersAndUnits) {
   CpuCoefficients c = publishedRv32();
   c.svdf_per_feature_mac = 10;

@@ -1,5 +1,6 @@
 #include "hilsim/timing/cpu_cost_model.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace hilsim::timing {
@@ -46,11 +47,14 @@ uint64_t CpuCostModel::cycles(tflite::BuiltinOperator op, const OpWork& w) const
   const auto d = [](uint64_t v) { return static_cast<double>(v); };
   switch (op) {
     case Op::FULLY_CONNECTED:
-      if (w.float_input)
-        return toCycles(c_.fc_float_per_mac * c_.weight_memory_factor *
-                            d(uint64_t{w.gemm_rows} * w.gemm_k * w.gemm_n) +
-                        c_.fc_float_per_output * d(uint64_t{w.gemm_rows} * w.gemm_n) +
-                        c_.fc_float_per_call);
+      if (w.float_input) {
+        const uint64_t macs = uint64_t{w.gemm_rows} * w.gemm_k * w.gemm_n;
+        const uint64_t zero = std::min(w.zero_operand_macs, macs);
+        return toCycles(
+            (c_.fc_float_per_mac * d(macs - zero) + c_.fc_float_per_zero_mac * d(zero)) *
+                c_.weight_memory_factor +
+            c_.fc_float_per_output * d(uint64_t{w.gemm_rows} * w.gemm_n) + c_.fc_float_per_call);
+      }
       return fullyConnectedCycles(w.gemm_rows, w.gemm_k, w.gemm_n);
     case Op::CONV_2D:
       return toCycles((w.pointwise ? c_.conv1x1_per_mac : c_.conv_per_mac) * d(w.inside_macs) +

@@ -61,7 +61,8 @@ struct Calibrated {
       dequantize_per_element, activation_per_element, op_per_call, reshape_per_call,
       reshape_per_byte, fc_float_per_mac, fc_float_per_output, fc_float_per_call,
       svdf_per_feature_mac, svdf_per_time_mac, svdf_state_per_byte, svdf_per_filter, svdf_per_unit,
-      svdf_per_call, lstm_per_mac, lstm_cell_per_element, lstm_per_step, lstm_per_call;
+      svdf_per_call, lstm_per_mac, lstm_cell_per_element, lstm_per_step, lstm_per_call,
+      fc_float_per_zero_mac;
 };
 
 const std::map<std::string, Calibrated>& calibrated() {
@@ -69,23 +70,23 @@ const std::map<std::string, Calibrated>& calibrated() {
       {"cortex-m0plus",
        {12.9995, 203.606, 505.268, 12.9559, 13.0706, 77.6809, 278.448, 1171.54, 28.5468, 0,
         56.1603, 294.303, 14063.8, 17.62,   91.8043, 2443.89, 495.181, 203.889, 158.419, 730.93,
-        232.42,  1753.65, 352.021, 157.21,  1.46694, 245.042, 273.084, 437.374, 15.8245, 20.2603,
-        22.7803, 215.436, 189.164, 807.293, 16.5736, 2061.75, 1204.47, 633.543}},
+        232.42,  1753.65, 352.021, 157.21,  1.46694, 273.504, 258.477, 411.905, 15.8245, 20.2603,
+        22.7803, 215.436, 189.164, 807.293, 16.5736, 2061.75, 1204.47, 633.543, 189.193}},
       {"cortex-m33",
        {15.0066, 98.1013, 415.198, 14.9673, 15.0433, 49.6171, 150.104, 891.915, 21.5581, 1.61635,
         36.6982, 169.934, 10912.8, 13.8867, 39.1887, 873.939, 173.216, 81.2058, 74.529,  47.5242,
-        15.9851, 564.416, 158.948, 155.822, 1.47765, 15.005,  32.9974, 364.906, 14.0098, 14.8703,
-        11.056,  101.617, 82.0551, 657.165, 13.5775, 920.148, 958.819, 1005.37}},
+        15.9851, 564.416, 158.948, 155.822, 1.47765, 15.0052, 32.9975, 364.905, 14.0098, 14.8703,
+        11.056,  101.617, 82.0551, 657.165, 13.5775, 920.148, 958.819, 1005.37, 15.0042}},
       {"cortex-m4f",
        {19.0088, 106.021, 437.451, 17.9759, 18.0428, 53.008,  159.394, 926.166, 23.0586, 4.03852,
         35.8265, 183.633, 9686.13, 15.8961, 40.6376, 984.98,  186.887, 84.4259, 79.278,  86.4915,
-        17.7894, 631.109, 179.753, 173.655, 1.41825, 19.0049, 36.9973, 386.91,  18.5275, 23.8284,
-        8.71138, 114.283, 81.9678, 639.43,  17.5764, 1019.38, 957.891, 1093.81}},
+        17.7894, 631.109, 179.753, 173.655, 1.41825, 19.0052, 36.9973, 386.91,  18.5275, 23.8284,
+        8.71138, 114.283, 81.9678, 639.43,  17.5764, 1019.38, 957.891, 1093.81, 19.0042}},
       {"rv32im",
        {10.9996, 72.8789, 239.371, 10.932,  11.2425, 25.4356, 113.748, 712.657, 15.9551, 2.32593,
         12.5198, 114.202, 4046.38, 8.96405, 40.347,  795.594, 165.383, 70.1674, 56.4855, 265.525,
-        173.854, 575.481, 202.207, 85,      8,       186.355, 141.776, 278.036, 11.0246, 11.7674,
-        7.40702, 78.1177, 71.3366, 801.463, 10.9539, 772.053, 788.065, 1302.78}},
+        173.854, 575.481, 202.207, 85,      8,       210.92,  127.615, 252.063, 11.0246, 11.7674,
+        7.40702, 78.1177, 71.3366, 801.463, 10.9539, 772.053, 788.065, 1302.78, 140.098}},
   };
   return table;
 }
@@ -159,6 +160,7 @@ CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library) {
   c.fc_per_call = p.fc_ref[2];
   // Float32 FULLY_CONNECTED: a single-precision FPU MAC priced as an int8 one (E).
   c.fc_float_per_mac = p.fc_ref[0];
+  c.fc_float_per_zero_mac = p.fc_ref[0];  // an FPU's MAC takes no shortcut for a zero
   c.fc_float_per_output = p.fc_ref[1];
   c.fc_float_per_call = p.fc_ref[2];
   svdfFromFullyConnected(p.fc_ref, &c);
@@ -192,6 +194,7 @@ CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library) {
   if (cal != calibrated().end()) {
     // CMSIS-NN has no float32 FULLY_CONNECTED: both libraries run the reference kernel.
     c.fc_float_per_mac = cal->second.fc_float_per_mac;
+    c.fc_float_per_zero_mac = cal->second.fc_float_per_zero_mac;
     c.fc_float_per_output = cal->second.fc_float_per_output;
     c.fc_float_per_call = cal->second.fc_float_per_call;
   }

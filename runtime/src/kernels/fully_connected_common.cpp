@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <vector>
 
 #include "hilsim/errors.h"
 #include "hilsim/kernels/abi/calls.h"
@@ -233,11 +234,26 @@ OpWork fullyConnectedWork(const FullyConnectedParams& params) {
   return work;
 }
 
+uint64_t zeroOperandMacs(const float* input, const float* filter, uint32_t rows, uint32_t k,
+                         uint32_t n) {
+  std::vector<uint32_t> zero_weights(k, 0);  // per input element: the outputs whose weight is 0
+  for (uint32_t o = 0; o < n; ++o)
+    for (uint32_t i = 0; i < k; ++i) zero_weights[i] += filter[size_t{o} * k + i] == 0.0f;
+  uint64_t zero = 0;
+  for (uint32_t r = 0; r < rows; ++r)
+    for (uint32_t i = 0; i < k; ++i) zero += input[size_t{r} * k + i] == 0.0f ? n : zero_weights[i];
+  return zero;
+}
+
 void runFullyConnectedReference(InvokeContext& ctx, const FullyConnectedParams& p) {
   const auto rows = static_cast<int32_t>(p.shape.rows);
   const auto k = static_cast<int32_t>(p.shape.k);
   const auto n = static_cast<int32_t>(p.shape.n);
   if (p.type == TensorType::FLOAT32) {
+    OpWork work = fullyConnectedWork(p);
+    work.zero_operand_macs = zeroOperandMacs(p.input->as<float>(), p.filter->as<float>(),
+                                             p.shape.rows, p.shape.k, p.shape.n);
+    ctx.priceReference(work);
     kernels::abi::FullyConnectedFloatCall call;
     call.params = {rows, k, n, p.act_min_f, p.act_max_f};
     call.input = p.input->as<float>();

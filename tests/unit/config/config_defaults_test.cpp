@@ -19,6 +19,7 @@ void expectCoefficientsEq(const timing::CpuCoefficients& a, const timing::CpuCoe
   EXPECT_EQ(a.fc_per_output, b.fc_per_output);
   EXPECT_EQ(a.fc_per_call, b.fc_per_call);
   EXPECT_EQ(a.fc_float_per_mac, b.fc_float_per_mac);
+  EXPECT_EQ(a.fc_float_per_zero_mac, b.fc_float_per_zero_mac);
   EXPECT_EQ(a.fc_float_per_output, b.fc_float_per_output);
   EXPECT_EQ(a.fc_float_per_call, b.fc_float_per_call);
   EXPECT_EQ(a.conv1x1_per_mac, b.conv1x1_per_mac);

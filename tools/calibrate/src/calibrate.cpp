@@ -97,7 +97,12 @@ std::vector<Group> groups() {
                   {&CpuCoefficients::fc_float_per_mac, "fc_float_per_mac",
                    [](const OpWork& w, const CpuCoefficients& c) {
                      return c.weight_memory_factor *
-                            double(uint64_t{w.gemm_rows} * w.gemm_k * w.gemm_n);
+                            double(uint64_t{w.gemm_rows} * w.gemm_k * w.gemm_n -
+                                   w.zero_operand_macs);
+                   }},
+                  {&CpuCoefficients::fc_float_per_zero_mac, "fc_float_per_zero_mac",
+                   [](const OpWork& w, const CpuCoefficients& c) {
+                     return c.weight_memory_factor * double(w.zero_operand_macs);
                    }},
                   {&CpuCoefficients::fc_float_per_output, "fc_float_per_output",
                    [](const OpWork& w, const CpuCoefficients&) {
@@ -196,7 +201,8 @@ std::vector<Group> groups() {
   return out;
 }
 
-// Measures every calibration shape: its work from the kernels' prepare and its executed cycles.
+// Measures every calibration shape: its work from the kernels' prepare (and the zero operands
+// counted on the data it ran on) and its executed cycles.
 std::vector<Sample> measure(const config::HardwareConfig& config) {
   std::vector<Sample> samples;
   const rt::OpResolver resolver = rt::referenceOpResolver();
@@ -221,6 +227,7 @@ std::vector<Sample> measure(const config::HardwareConfig& config) {
       throw SimulationError("calibrate: " + shape.label +
                             ": the instruction-set simulator did not report the layer's cycles");
     s.cycles = result.report.layers[shape.layer].ref_cycles;
+    s.work.zero_operand_macs = result.report.layers[shape.layer].zero_operand_macs;
     samples.push_back(std::move(s));
   }
   return samples;

@@ -66,6 +66,9 @@ class InvokeContext {
   // for every layer left on the reference path that did not call it itself. After ranOnTarget()
   // it charges nothing: the target charged the cycles it executed.
   virtual void chargeReference() = 0;
+  // Prices this invocation's reference kernel from `work` counted on its data (the float32
+  // FULLY_CONNECTED's zero operands), in place of prepare's work, before chargeReference.
+  virtual void priceReference(const OpWork& work) = 0;
   // Where reference arithmetic runs: nullptr on the host (InterpreterOptions::cpu_target).
   virtual CpuTarget* cpuTarget() = 0;
   // Tells the interpreter this layer's arithmetic ran on the CpuTarget, which charged the host

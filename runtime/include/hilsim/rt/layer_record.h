@@ -103,6 +103,9 @@ struct LayerRecord {
   std::optional<uint64_t> path_cycles;
   uint64_t ref_cycles = 0;
   RefCyclesSource ref_cycles_source = RefCyclesSource::kCostModel;
+  // Float32 FULLY_CONNECTED: the MACs with a zero operand on this invocation's data, which the
+  // cost model priced (OpWork::zero_operand_macs).
+  uint64_t zero_operand_macs = 0;
   std::optional<AccelBreakdown> accel;
   std::optional<uint64_t> break_even_macs;
 };

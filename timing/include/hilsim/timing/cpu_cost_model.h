@@ -4,8 +4,11 @@
 //
 //   FULLY_CONNECTED    int8: fc_per_mac * rows * pad(K) * N * weight_memory
 //                      + fc_per_output * outputs + fc_per_call
-//                      float32: fc_float_per_mac * rows * K * N * weight_memory
+//                      float32: (fc_float_per_mac * (rows * K * N - zero MACs)
+//                      + fc_float_per_zero_mac * zero MACs) * weight_memory
 //                      + fc_float_per_output * outputs + fc_float_per_call
+//                      (zero MACs: products with a zero input or weight, counted on the
+//                      invocation's data; software floating point skips most of their work)
 //   CONV_2D            conv(1x1)_per_mac * inside MACs + conv_per_tap * inside taps
 //                      + conv_per_output * outputs + conv_per_call
 //                      (inside taps: filter taps inside the input, summed over every output;
@@ -64,6 +67,7 @@ struct CpuCoefficients {
   double fc_per_call = 0.0;
   // FULLY_CONNECTED in float32: software floating point on cores without an FPU.
   double fc_float_per_mac = 0.0;
+  double fc_float_per_zero_mac = 0.0;  // a MAC with a zero operand
   double fc_float_per_output = 0.0;
   double fc_float_per_call = 0.0;
   double conv1x1_per_mac = 0.0;
@@ -155,6 +159,9 @@ struct OpWork {
   uint32_t gemm_n = 0;
   bool pointwise = false;    // CONV_2D with a 1x1 kernel
   bool float_input = false;  // QUANTIZE from float32; FULLY_CONNECTED in float32
+  // FULLY_CONNECTED in float32: MACs with a zero input or weight. Counted on the data when the
+  // layer runs (rt::InvokeContext::priceReference); 0 in prepare's work.
+  uint64_t zero_operand_macs = 0;
 };
 
 // The work of a CONV_2D or DEPTHWISE_CONV_2D invocation as the reference kernels do it (every

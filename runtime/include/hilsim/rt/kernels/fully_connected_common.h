@@ -44,6 +44,10 @@ FullyConnectedParams prepareFullyConnected(PrepareContext& ctx, const Node& node
 
 // CPU work of one invocation, for the cost model.
 OpWork fullyConnectedWork(const FullyConnectedParams& params);
+// Float32: the MACs of `rows` x `k` -> `n` whose input or weight is zero (filter: n x k), which
+// software floating point multiplies and adds faster (OpWork::zero_operand_macs).
+uint64_t zeroOperandMacs(const float* input, const float* filter, uint32_t rows, uint32_t k,
+                         uint32_t n);
 
 // The reference kernel (hilsim/kernels/fully_connected.h) on the layer's tensors, through its
 // kernel call (rt/kernels/kernel_call.h): on the host or on the CpuTarget. A CpuTarget needs
