@@ -265,11 +265,15 @@ struct Cpu::Impl {
     s.invalid_access_address = address;
     return false;
   }
+  // What a read of the model flash costs beyond the SRAM access its block charged: the flash
+  // wait states instead of the SRAM ones.
+  int64_t countedReadCycles() const {
+    return int64_t(params.flash_wait_states) - int64_t(params.sram_wait_states);
+  }
+
   static uint64_t countedRead(uc_engine*, uint64_t offset, unsigned size, void* user) {
     CountedRegion& r = *static_cast<CountedRegion*>(user);
-    // The block charged this access as SRAM; the model flash costs its wait states instead.
-    r.impl->cycles += uint64_t(int64_t(r.impl->params.flash_wait_states) -
-                               int64_t(r.impl->params.sram_wait_states));
+    r.impl->cycles += uint64_t(r.impl->countedReadCycles());
     uint64_t v = 0;
     for (unsigned i = 0; i < size && offset + i < r.bytes; ++i)
       v |= uint64_t(r.data.get()[offset + i]) << (8 * i);

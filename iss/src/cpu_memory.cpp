@@ -31,8 +31,7 @@ void Cpu::mapBytes(uint32_t base, const void* data, size_t bytes) {
     err = uc_mmio_map(s.uc, base, size, &Impl::countedRead, region.get(), &Impl::countedWrite,
                       region.get());
     if (err == UC_ERR_OK) {
-      s.paths.addCounted(base, size, region->data.get(),
-                         int64_t(s.params.flash_wait_states) - int64_t(s.params.sram_wait_states));
+      s.paths.addCounted(base, size, region->data.get(), s.countedReadCycles());
       s.counted.push_back(std::move(region));
     }
   } else {

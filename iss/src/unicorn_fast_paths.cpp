@@ -106,7 +106,10 @@ void FastPaths::afterTlbFill(void* engine_cpu, uint32_t address) {
 void FastPaths::noteCode(uint32_t address, uint32_t bytes) {
   bool flush = false;
   for (uint32_t page = pageOf(address); page <= pageOf(address + std::max(bytes, 1u) - 1); ++page)
-    if (storesSkipCodeSearch(page * Cpu::kPageBytes)) flush |= code_pages_.insert(page).second;
+    if (storesSkipCodeSearch(page * Cpu::kPageBytes)) {
+      code_pages_.insert(page);
+      flush = true;
+    }
   if (!flush || engine_cpu_ == nullptr) return;
   static const auto tlb_flush = unicornFunction<TlbFlush>("tlb_flush_arm");
   static const auto tlb_flush_riscv = unicornFunction<TlbFlush>("tlb_flush_riscv32");

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <limits>
 #include <string>
-#include <vector>
 
 #include "hilsim/errors.h"
 #include "hilsim/kernels/abi/calls.h"
@@ -137,6 +136,11 @@ void prepareFloat(FullyConnectedParams& p) {
         describe(w) + ", output " + describe(out));
   p.type = TensorType::FLOAT32;
   floatActivationRange(p.activation, &p.act_min_f, &p.act_max_f);
+  const float* filter = w.as<float>();  // constant (checkShapes)
+  p.zero_weights_per_input.assign(p.shape.k, 0);
+  for (size_t o = 0; o < p.shape.n; ++o)
+    for (size_t i = 0; i < p.shape.k; ++i)
+      p.zero_weights_per_input[i] += filter[o * p.shape.k + i] == 0.0f;
 }
 
 // Per-output multipliers: per-channel when the filter has more than one scale, else one
@@ -234,14 +238,13 @@ OpWork fullyConnectedWork(const FullyConnectedParams& params) {
   return work;
 }
 
-uint64_t zeroOperandMacs(const float* input, const float* filter, uint32_t rows, uint32_t k,
-                         uint32_t n) {
-  std::vector<uint32_t> zero_weights(k, 0);  // per input element: the outputs whose weight is 0
-  for (uint32_t o = 0; o < n; ++o)
-    for (uint32_t i = 0; i < k; ++i) zero_weights[i] += filter[size_t{o} * k + i] == 0.0f;
+uint64_t zeroOperandMacs(const FullyConnectedParams& p) {
+  const float* input = p.input->as<float>();
+  const size_t k = p.shape.k;
   uint64_t zero = 0;
-  for (uint32_t r = 0; r < rows; ++r)
-    for (uint32_t i = 0; i < k; ++i) zero += input[size_t{r} * k + i] == 0.0f ? n : zero_weights[i];
+  for (size_t r = 0; r < p.shape.rows; ++r)
+    for (size_t i = 0; i < k; ++i)
+      zero += input[r * k + i] == 0.0f ? p.shape.n : p.zero_weights_per_input[i];
   return zero;
 }
 
@@ -251,8 +254,7 @@ void runFullyConnectedReference(InvokeContext& ctx, const FullyConnectedParams& 
   const auto n = static_cast<int32_t>(p.shape.n);
   if (p.type == TensorType::FLOAT32) {
     OpWork work = fullyConnectedWork(p);
-    work.zero_operand_macs = zeroOperandMacs(p.input->as<float>(), p.filter->as<float>(),
-                                             p.shape.rows, p.shape.k, p.shape.n);
+    work.zero_operand_macs = zeroOperandMacs(p);
     ctx.priceReference(work);
     kernels::abi::FullyConnectedFloatCall call;
     call.params = {rows, k, n, p.act_min_f, p.act_max_f};

@@ -34,6 +34,8 @@ struct FullyConnectedParams {
   // float32 path
   float act_min_f = 0.0f;
   float act_max_f = 0.0f;
+  // Per input element (k of them): the outputs whose weight is zero, for zeroOperandMacs.
+  std::vector<uint32_t> zero_weights_per_input;
 };
 
 // Validates a FULLY_CONNECTED node and computes its OpData. Throws ModelError.
@@ -44,10 +46,9 @@ FullyConnectedParams prepareFullyConnected(PrepareContext& ctx, const Node& node
 
 // CPU work of one invocation, for the cost model.
 OpWork fullyConnectedWork(const FullyConnectedParams& params);
-// Float32: the MACs of `rows` x `k` -> `n` whose input or weight is zero (filter: n x k), which
-// software floating point multiplies and adds faster (OpWork::zero_operand_macs).
-uint64_t zeroOperandMacs(const float* input, const float* filter, uint32_t rows, uint32_t k,
-                         uint32_t n);
+// Float32: the MACs of one invocation whose input or weight is zero, which software floating
+// point multiplies and adds faster (OpWork::zero_operand_macs).
+uint64_t zeroOperandMacs(const FullyConnectedParams& params);
 
 // The reference kernel (hilsim/kernels/fully_connected.h) on the layer's tensors, through its
 // kernel call (rt/kernels/kernel_call.h): on the host or on the CpuTarget. A CpuTarget needs
