@@ -1,238 +1,189 @@
 // The report as JSON (--report): README.md "The per-layer report".
 
 #include <algorithm>
+#include <map>
 #include <sstream>
 
+#include "hilsim/base/json.h"
 #include "hilsim/config/loader.h"
-#include "hilsim/report/json.h"
 #include "hilsim/report/report.h"
 #include "hilsim/rt/model.h"
 
 namespace hilsim::report {
 namespace {
 
-// Writes the resolved config as nested JSON objects following the dotted keys.
-void writeConfig(JsonWriter& json, const config::HardwareConfig& cfg) {
-  std::vector<std::string> open;
-  json.beginObject();
-  for (const config::ConfigEntry& e : config::describeConfig(cfg)) {
-    std::vector<std::string> parts;
-    std::stringstream ss(e.key);
-    for (std::string p; std::getline(ss, p, '.');) parts.push_back(p);
-    const std::string leaf = parts.back();
-    parts.pop_back();
-    size_t common = 0;
-    while (common < open.size() && common < parts.size() && open[common] == parts[common]) ++common;
-    while (open.size() > common) {
-      json.endObject();
-      open.pop_back();
-    }
-    for (size_t i = common; i < parts.size(); ++i) {
-      json.key(parts[i]).beginObject();
-      open.push_back(parts[i]);
-    }
-    json.key(leaf);
-    switch (e.kind) {
-      case config::ConfigEntry::Kind::kString:
-        json.value(e.value);
-        break;
-      default:
-        json.raw(e.value);
-        break;
-    }
-  }
-  while (!open.empty()) {
-    json.endObject();
-    open.pop_back();
-  }
-  json.endObject();
+template <class T>
+Json orNull(const std::optional<T>& value) {
+  return value ? Json(*value) : Json(nullptr);
 }
 
-void writeShape(JsonWriter& json, const rt::Shape& shape) {
-  json.beginArray();
-  for (int32_t d : shape) json.value(static_cast<int64_t>(d));
-  json.endArray();
+// The resolved config as nested objects following the dotted keys.
+Json configJson(const std::vector<config::ConfigEntry>& entries) {
+  Json out = Json::object();
+  for (const config::ConfigEntry& e : entries) {
+    Json* at = &out;
+    std::stringstream parts(e.key);
+    std::string part, next;
+    std::getline(parts, part, '.');
+    while (std::getline(parts, next, '.')) {
+      at = &(*at)[part];
+      part = next;
+    }
+    // Other kinds are YAML scalars that read as JSON: integers, numbers, true and false.
+    (*at)[part] =
+        e.kind == config::ConfigEntry::Kind::kString ? Json(e.value) : Json::parse(e.value);
+  }
+  return out;
 }
 
-void writeLayer(JsonWriter& json, const rt::LayerRecord& r, const config::HardwareConfig& config) {
-  json.beginObject();
-  json.key("invocation").value(r.invocation);
-  json.key("index").value(r.index);
-  json.key("op").value(rt::opName(r.op));
-  json.key("name").value(r.name);
-  json.key("shape").beginObject();
+Json layerJson(const rt::LayerRecord& r, const config::HardwareConfig& config) {
+  Json layer;
+  layer["invocation"] = r.invocation;
+  layer["index"] = r.index;
+  layer["op"] = rt::opName(r.op);
+  layer["name"] = r.name;
+  Json& shape = layer["shape"] = Json::object();
   if (r.conv) {
     const rt::ConvShape& c = *r.conv;
-    json.key("input");
-    writeShape(json, c.input);
-    json.key("filter");
-    writeShape(json, c.filter);
-    json.key("output");
-    writeShape(json, c.output);
-    json.key("stride").beginArray().value(c.stride_h).value(c.stride_w).endArray();
-    json.key("dilation").beginArray().value(c.dilation_h).value(c.dilation_w).endArray();
-    json.key("padding").value(c.padding);
-    json.key("pad").beginArray().value(c.pad_top).value(c.pad_left).endArray();
-    if (c.depth_multiplier) json.key("depth_multiplier").value(c.depth_multiplier);
-    json.key("m").value(c.gemm.rows).key("k").value(c.gemm.k).key("n").value(c.gemm.n);
+    shape["input"] = c.input;
+    shape["filter"] = c.filter;
+    shape["output"] = c.output;
+    shape["stride"] = {c.stride_h, c.stride_w};
+    shape["dilation"] = {c.dilation_h, c.dilation_w};
+    shape["padding"] = c.padding;
+    shape["pad"] = {c.pad_top, c.pad_left};
+    if (c.depth_multiplier) shape["depth_multiplier"] = c.depth_multiplier;
+    shape["m"] = c.gemm.rows;
+    shape["k"] = c.gemm.k;
+    shape["n"] = c.gemm.n;
   } else if (r.gemm) {
-    json.key("rows").value(r.gemm->rows).key("k").value(r.gemm->k).key("n").value(r.gemm->n);
+    shape["rows"] = r.gemm->rows;
+    shape["k"] = r.gemm->k;
+    shape["n"] = r.gemm->n;
   } else {
-    json.key("inputs").beginArray();
-    for (const rt::Shape& s : r.input_shapes) writeShape(json, s);
-    json.endArray().key("outputs").beginArray();
-    for (const rt::Shape& s : r.output_shapes) writeShape(json, s);
-    json.endArray();
+    shape["inputs"] = r.input_shapes;
+    shape["outputs"] = r.output_shapes;
   }
-  json.endObject();
-  json.key("macs").value(r.macs);
-  json.key("path").value(rt::pathName(r.path));
-  json.key("reason").value(r.reason);
-  json.key("cycles").value(r.cycles);
-  json.key("ref_cycles").value(r.ref_cycles);
-  json.key("ref_cycles_source")
-      .value(r.ref_cycles_source == rt::RefCyclesSource::kExecuted ? "iss" : "cost");
+  layer["macs"] = r.macs;
+  layer["path"] = rt::pathName(r.path);
+  layer["reason"] = r.reason;
+  layer["cycles"] = r.cycles;
+  layer["ref_cycles"] = r.ref_cycles;
+  layer["ref_cycles_source"] =
+      r.ref_cycles_source == rt::RefCyclesSource::kExecuted ? "iss" : "cost";
   if (r.accel) {
     const rt::AccelBreakdown& a = *r.accel;
-    json.key("accel").beginObject();
-    json.key("fixed_cycles").value(a.fixed_cycles);
-    json.key("variable_cycles").value(a.variable_cycles);
-    json.key("upload_cycles").value(a.upload_cycles);
-    json.key("dma_in_cycles").value(a.dma_in_cycles);
-    json.key("compute_cycles").value(a.compute_cycles);
-    json.key("dma_out_cycles").value(a.dma_out_cycles);
-    json.key("sync_cycles").value(a.sync_cycles);
-    json.key("bus_stall_cycles").value(a.bus_stall_cycles);
-    json.key("bytes_moved").value(a.bytes_moved);
-    json.key("driver_cycles").value(a.driver_cycles);
-    if (a.driver_instructions)
-      json.key("driver_instructions").value(*a.driver_instructions);
-    else
-      json.key("driver_instructions").null();
-    json.key("per_core").beginArray();
+    Json& accel = layer["accel"];
+    accel["fixed_cycles"] = a.fixed_cycles;
+    accel["variable_cycles"] = a.variable_cycles;
+    accel["upload_cycles"] = a.upload_cycles;
+    accel["dma_in_cycles"] = a.dma_in_cycles;
+    accel["compute_cycles"] = a.compute_cycles;
+    accel["dma_out_cycles"] = a.dma_out_cycles;
+    accel["sync_cycles"] = a.sync_cycles;
+    accel["bus_stall_cycles"] = a.bus_stall_cycles;
+    accel["bytes_moved"] = a.bytes_moved;
+    accel["driver_cycles"] = a.driver_cycles;
+    accel["driver_instructions"] = orNull(a.driver_instructions);
+    Json& per_core = accel["per_core"] = Json::array();
     for (const rt::CoreBusy& c : a.per_core)
-      json.beginObject()
-          .key("core")
-          .value(c.core)
-          .key("busy_cycles")
-          .value(c.busy_cycles)
-          .key("utilization")
-          .value(c.utilization)
-          .endObject();
-    json.endArray();
+      per_core.push_back(
+          {{"core", c.core}, {"busy_cycles", c.busy_cycles}, {"utilization", c.utilization}});
     const IdleCores idle = idleCores(r, config);
-    json.key("idle_cores").beginArray();
-    for (uint32_t c : idle.cores) json.value(c);
-    json.endArray();
-    if (idle.cores.empty())
-      json.key("idle_reason").null();
-    else
-      json.key("idle_reason").value(idle.why);
-    json.key("mac_utilization").value(a.mac_utilization);
-    json.key("predicted_cycles").value(a.predicted_cycles);
-    json.endObject();
+    accel["idle_cores"] = idle.cores;
+    accel["idle_reason"] = idle.cores.empty() ? Json(nullptr) : Json(idle.why);
+    accel["mac_utilization"] = a.mac_utilization;
+    accel["predicted_cycles"] = a.predicted_cycles;
   }
-  if (r.break_even_macs)
-    json.key("break_even_macs").value(*r.break_even_macs);
-  else
-    json.key("break_even_macs").null();
-  json.endObject();
+  layer["break_even_macs"] = orNull(r.break_even_macs);
+  return layer;
 }
 
-void writeTotals(JsonWriter& json, const char* key, const Totals& t) {
-  json.key(key).beginObject();
-  json.key("cycles").value(t.cycles);
-  json.key("accel_cycles").value(t.accel_cycles);
-  json.key("cpu_cycles").value(t.cpu_cycles);
-  json.key("ref_cycles").value(t.ref_cycles);
-  json.key("seconds").value(t.seconds);
-  json.key("macs").value(t.macs);
-  json.key("speedup_over_ref")
-      .value(t.cycles ? static_cast<double>(t.ref_cycles) / static_cast<double>(t.cycles) : 0.0);
-  json.endObject();
+Json totalsJson(const Totals& t) {
+  Json totals;
+  totals["cycles"] = t.cycles;
+  totals["accel_cycles"] = t.accel_cycles;
+  totals["cpu_cycles"] = t.cpu_cycles;
+  totals["ref_cycles"] = t.ref_cycles;
+  totals["seconds"] = t.seconds;
+  totals["macs"] = t.macs;
+  totals["speedup_over_ref"] =
+      t.cycles ? static_cast<double>(t.ref_cycles) / static_cast<double>(t.cycles) : 0.0;
+  return totals;
 }
 
 // Sum, extremes and mean (rounded to the nearest) of one figure over a layer's invocations.
-void writeSpread(JsonWriter& json, const char* key, uint64_t sum, uint64_t min, uint64_t max,
-                 uint32_t count) {
+Json spreadJson(uint64_t sum, uint64_t min, uint64_t max, uint32_t count) {
   const uint64_t n = std::max<uint32_t>(count, 1);
-  json.key(key).beginObject();
-  json.key("sum").value(sum).key("min").value(min).key("max").value(max);
-  json.key("mean").value((sum + n / 2) / n);
-  json.endObject();
+  return {{"sum", sum}, {"min", min}, {"max", max}, {"mean", (sum + n / 2) / n}};
 }
 
-void writeLayerStats(JsonWriter& json, const LayerStats& s) {
-  json.beginObject();
-  json.key("index").value(s.first.index);
-  json.key("op").value(rt::opName(s.first.op));
-  json.key("name").value(s.first.name);
-  json.key("invocations").value(s.invocations);
-  json.key("accel_invocations").value(s.accel_invocations);
-  writeSpread(json, "cycles", s.cycles_sum, s.cycles_min, s.cycles_max, s.invocations);
-  writeSpread(json, "ref_cycles", s.ref_cycles_sum, s.ref_cycles_min, s.ref_cycles_max,
-              s.invocations);
-  json.endObject();
+Json layerStatsJson(const LayerStats& s) {
+  Json stats;
+  stats["index"] = s.first.index;
+  stats["op"] = rt::opName(s.first.op);
+  stats["name"] = s.first.name;
+  stats["invocations"] = s.invocations;
+  stats["accel_invocations"] = s.accel_invocations;
+  stats["cycles"] = spreadJson(s.cycles_sum, s.cycles_min, s.cycles_max, s.invocations);
+  stats["ref_cycles"] =
+      spreadJson(s.ref_cycles_sum, s.ref_cycles_min, s.ref_cycles_max, s.invocations);
+  return stats;
+}
+
+Json simulationJson(const RunReport& report) {
+  Json simulation;
+  simulation["host_seconds"] = report.host_seconds;
+  simulation["simulated_cycles"] = report.simulated_cycles;
+  simulation["simulated_cycles_per_host_second"] =
+      report.host_seconds > 0 ? static_cast<double>(report.simulated_cycles) / report.host_seconds
+                              : 0.0;
+  simulation["invocations"] = report.invocations;
+  simulation["arena_bytes"] = report.arena_bytes;
+  simulation["cpu_model"] = config::toString(report.config.cpu.model);
+  simulation["iss_instructions"] = orNull(report.iss_instructions);
+  if (const std::optional<CompareSummary> compare = report.compareSummary())
+    simulation["compare"] = {{"layers", compare->layers},
+                             {"layer_invocations", compare->checks},
+                             {"bytes", compare->bytes},
+                             {"matched", true}};
+  else
+    simulation["compare"] = nullptr;
+  return simulation;
 }
 
 }  // namespace
 
 std::string reportJson(const RunReport& report) {
-  JsonWriter json;
-  json.beginObject();
-  json.key("hilsim_version").value(HILSIM_VERSION);
-  json.key("model").beginObject();
-  json.key("path").value(report.model_path).key("sha256").value(report.model_sha256);
-  json.endObject();
-  json.key("config_source").value(report.config_source);
-  json.key("config");
-  writeConfig(json, report.config);
-  json.key("mode").value(report.mode);
-  writeTotals(json, "totals", report.totals());
-  writeTotals(json, "run_totals", report.runTotals());
-  json.key("simulation").beginObject();
-  json.key("host_seconds").value(report.host_seconds);
-  json.key("simulated_cycles").value(report.simulated_cycles);
-  json.key("simulated_cycles_per_host_second")
-      .value(report.host_seconds > 0
-                 ? static_cast<double>(report.simulated_cycles) / report.host_seconds
-                 : 0.0);
-  json.key("invocations").value(report.invocations);
-  json.key("arena_bytes").value(report.arena_bytes);
-  json.key("cpu_model").value(config::toString(report.config.cpu.model));
-  if (report.iss_instructions)
-    json.key("iss_instructions").value(*report.iss_instructions);
-  else
-    json.key("iss_instructions").null();
-  if (const std::optional<CompareSummary> compare = report.compareSummary())
-    json.key("compare")
-        .beginObject()
-        .key("layers")
-        .value(compare->layers)
-        .key("layer_invocations")
-        .value(compare->checks)
-        .key("bytes")
-        .value(compare->bytes)
-        .key("matched")
-        .value(true)
-        .endObject();
-  else
-    json.key("compare").null();
-  json.endObject();
-  json.key("notes").beginArray();
-  for (const std::string& n : report.notes) json.value(n);
-  json.endArray();
-  json.key("failures").beginArray();
-  for (const std::string& f : report.failures) json.value(f);
-  json.endArray();
-  json.key("layers").beginArray();
-  for (const rt::LayerRecord& r : report.layers) writeLayer(json, r, report.config);
-  json.endArray();
-  json.key("layer_stats").beginArray();
-  for (const LayerStats& s : report.layer_stats) writeLayerStats(json, s);
-  json.endArray();
-  json.endObject();
-  return json.str();
+  const std::vector<config::ConfigEntry> entries = config::describeConfig(report.config);
+  Json doc;
+  doc["hilsim_version"] = HILSIM_VERSION;
+  doc["model"] = {{"path", report.model_path}, {"sha256", report.model_sha256}};
+  doc["config_source"] = report.config_source;
+  doc["config"] = configJson(entries);
+  doc["mode"] = report.mode;
+  doc["totals"] = totalsJson(report.totals());
+  doc["run_totals"] = totalsJson(report.runTotals());
+  doc["simulation"] = simulationJson(report);
+  doc["notes"] = report.notes;
+  doc["failures"] = report.failures;
+  Json& layers = doc["layers"] = Json::array();
+  for (const rt::LayerRecord& r : report.layers) layers.push_back(layerJson(r, report.config));
+  Json& layer_stats = doc["layer_stats"] = Json::array();
+  for (const LayerStats& s : report.layer_stats) layer_stats.push_back(layerStatsJson(s));
+
+  // The run's figures have ten significant digits; the config's numbers keep the text
+  // `hilsim config` prints for them.
+  std::map<std::string, std::string, std::less<>> config_text;
+  for (const config::ConfigEntry& e : entries) config_text.emplace(e.key, e.value);
+  JsonLayout layout;
+  layout.number = [&config_text](double value, const JsonPath& path) {
+    if (path.size() < 2 || path.front() != "config") return tenDigits(value);
+    std::string key;
+    for (size_t i = 1; i < path.size(); ++i) (key += i > 1 ? "." : "") += path[i];
+    return config_text.at(key);
+  };
+  return formatJson(doc, layout) + "\n";
 }
 
 }  // namespace hilsim::report
