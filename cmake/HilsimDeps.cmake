@@ -4,6 +4,9 @@ find_package(FlatBuffers REQUIRED CONFIG)
 find_program(FLATC_EXECUTABLE flatc REQUIRED)
 find_package(yaml-cpp REQUIRED)
 find_package(spdlog REQUIRED)
+# nlohmann/json 3.9 brought ordered_json, which keeps members in the order written.
+find_package(nlohmann_json 3.9 REQUIRED)
+find_package(CLI11 2.1 REQUIRED)
 find_package(Threads REQUIRED)
 pkg_check_modules(SYSTEMC REQUIRED IMPORTED_TARGET systemc)
 # The instruction-set simulator of the host MCU: Unicorn executes, Capstone decodes Thumb-2 for

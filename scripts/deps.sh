@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   cmake g++ make pkg-config
   libsystemc-dev libflatbuffers-dev flatbuffers-compiler libyaml-cpp-dev libspdlog-dev
+  nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   clang libclang-rt-14-dev   # fuzzers and sanitizer builds
   parallel                   # tests of sweep job files

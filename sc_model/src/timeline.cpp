@@ -2,8 +2,8 @@
 
 #include <unistd.h>
 
+#include <charconv>
 #include <cstdio>
-#include <sstream>
 
 #include "hilsim/errors.h"
 
@@ -15,29 +15,21 @@ constexpr int kBusPid = 2;
 constexpr int kDmaPid = 3;
 constexpr int kCorePid = 10;  // core i is process kCorePid + i
 
-std::string quote(const std::string& text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\u%04x", c);
-      out += buf;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
+// Trace-event times are microseconds, written with six decimals: the picosecond simulated time is
+// kept to. A double holds them exactly below 2^33 us (2.4 hours of simulated time).
+double micros(uint64_t ps) {
+  return static_cast<double>(ps) / 1e6;
 }
 
-// Trace-event times are microseconds; simulated time is kept to the picosecond.
-std::string micros(uint64_t ps) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%llu.%06llu", static_cast<unsigned long long>(ps / 1000000),
-                static_cast<unsigned long long>(ps % 1000000));
-  return buf;
+// One event per line, members separated as the format's examples write them.
+std::string eventText(const Json& event) {
+  static const JsonLayout layout{0, [](double us, const JsonPath&) {
+                                   char text[40];
+                                   const std::to_chars_result r = std::to_chars(
+                                       text, text + sizeof text, us, std::chars_format::fixed, 6);
+                                   return std::string(text, r.ptr);
+                                 }};
+  return formatJson(event, layout);
 }
 
 // "core3" -> 3, "dma.ch1" -> 1: the number ending a scope.
@@ -79,23 +71,32 @@ Timeline::~Timeline() {
   }
 }
 
-void Timeline::event(const std::string& json) {
+void Timeline::event(const Json& event) {
   if (!first_event_) out_ << ",\n";
   first_event_ = false;
-  out_ << json;
+  out_ << eventText(event);
 }
 
 Timeline::Track Timeline::track(const std::string& process, int pid, const std::string& thread,
                                 int tid) {
   if (named_processes_.insert(pid).second) {
-    event("{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": " + std::to_string(pid) +
-          ", \"tid\": 0, \"args\": {\"name\": " + quote(process) + "}}");
-    event("{\"ph\": \"M\", \"name\": \"process_sort_index\", \"pid\": " + std::to_string(pid) +
-          ", \"tid\": 0, \"args\": {\"sort_index\": " + std::to_string(pid) + "}}");
+    event({{"ph", "M"},
+           {"name", "process_name"},
+           {"pid", pid},
+           {"tid", 0},
+           {"args", {{"name", process}}}});
+    event({{"ph", "M"},
+           {"name", "process_sort_index"},
+           {"pid", pid},
+           {"tid", 0},
+           {"args", {{"sort_index", pid}}}});
   }
   if (named_tracks_.insert({pid, tid}).second)
-    event("{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": " + std::to_string(pid) +
-          ", \"tid\": " + std::to_string(tid) + ", \"args\": {\"name\": " + quote(thread) + "}}");
+    event({{"ph", "M"},
+           {"name", "thread_name"},
+           {"pid", pid},
+           {"tid", tid},
+           {"args", {{"name", thread}}}});
   return {pid, tid};
 }
 
@@ -106,25 +107,28 @@ bool Timeline::inWindow(uint64_t begin_ps) const {
 }
 
 void Timeline::span(const Track& track, const std::string& name, uint64_t begin_ps, uint64_t end_ps,
-                    const std::string& args) {
-  std::ostringstream e;
-  e << "{\"ph\": \"X\", \"name\": " << quote(name) << ", \"pid\": " << track.pid
-    << ", \"tid\": " << track.tid << ", \"ts\": " << micros(begin_ps)
-    << ", \"dur\": " << micros(end_ps >= begin_ps ? end_ps - begin_ps : 0) << ", \"args\": {"
-    << args << "}}";
-  event(e.str());
+                    Json args) {
+  Json e;
+  e["ph"] = "X";
+  e["name"] = name;
+  e["pid"] = track.pid;
+  e["tid"] = track.tid;
+  e["ts"] = micros(begin_ps);
+  e["dur"] = micros(end_ps >= begin_ps ? end_ps - begin_ps : 0);
+  e["args"] = std::move(args);
+  event(e);
 }
 
 void Timeline::close(const Track& track, std::optional<Open>& open, uint64_t end_ps) {
   if (!open) return;
   // A zero-length span is a state passed through within one instant: nothing to show.
   if (end_ps > open->begin_ps && inWindow(open->begin_ps))
-    span(track, open->name, open->begin_ps, end_ps, open->args);
+    span(track, open->name, open->begin_ps, end_ps, std::move(open->args));
   open.reset();
 }
 
-std::string Timeline::layerArg() const {
-  return last_layer_ ? "\"layer\": " + std::to_string(*last_layer_) : std::string();
+Json Timeline::layerArg() const {
+  return last_layer_ ? Json::object({{"layer", *last_layer_}}) : Json::object();
 }
 
 void Timeline::onAdd(const Tracer::SignalInfo& info) {
@@ -149,9 +153,6 @@ void Timeline::onChange(Tracer::Signal /*signal*/, const Tracer::SignalInfo& inf
   const uint64_t now = t.value();
   const std::string& scope = info.scope;
   const std::string& name = info.name;
-  auto join = [](std::string a, const std::string& b) {
-    return a.empty() ? b : b.empty() ? a : a + ", " + b;
-  };
 
   if (scope.empty()) {
     if (name == "invocation") {
@@ -193,8 +194,7 @@ void Timeline::onChange(Tracer::Signal /*signal*/, const Tracer::SignalInfo& inf
         core_tiles_[scope] = 0;
       } else {
         close(core, core_phase_[scope], now);
-        if (auto& job = core_job_[scope])
-          job->args = join(job->args, "\"tiles\": " + std::to_string(core_tiles_[scope]));
+        if (auto& job = core_job_[scope]) job->args["tiles"] = core_tiles_[scope];
         close(core, core_job_[scope], now);
       }
     } else if (name == "phase") {
@@ -203,7 +203,7 @@ void Timeline::onChange(Tracer::Signal /*signal*/, const Tracer::SignalInfo& inf
     } else if (name == "tile" && value) {
       ++core_tiles_[scope];
       if (auto& phase = core_phase_[scope]; phase && phase->name == "compute")
-        phase->args = join(phase->args, "\"tile\": " + std::to_string(*value));
+        phase->args["tile"] = *value;
     }
     return;
   }
@@ -214,8 +214,7 @@ void Timeline::onChange(Tracer::Signal /*signal*/, const Tracer::SignalInfo& inf
       close(dma, dma_transfer_[scope], now);
       if (value == 1u) dma_transfer_[scope] = Open{now, "transfer", layerArg()};
     } else if (name == "bytes" && value && *value != 0) {
-      if (auto& transfer = dma_transfer_[scope])
-        transfer->args = join(transfer->args, "\"bytes\": " + std::to_string(*value));
+      if (auto& transfer = dma_transfer_[scope]) transfer->args["bytes"] = *value;
     }
     return;
   }
@@ -231,12 +230,14 @@ void Timeline::onChange(Tracer::Signal /*signal*/, const Tracer::SignalInfo& inf
     bus_owner_ = value;
     close(bus, bus_span_, now);
     if (bus_active_ == 0) return;
-    const std::string args = join(layerArg(), "\"active\": " + std::to_string(bus_active_));
-    if (bus_owner_)
-      bus_span_ = Open{now, "port " + std::to_string(*bus_owner_),
-                       join(args, "\"port\": " + std::to_string(*bus_owner_))};
-    else
-      bus_span_ = Open{now, "shared", args};
+    Json args = layerArg();
+    args["active"] = bus_active_;
+    if (bus_owner_) {
+      args["port"] = *bus_owner_;
+      bus_span_ = Open{now, "port " + std::to_string(*bus_owner_), std::move(args)};
+    } else {
+      bus_span_ = Open{now, "shared", std::move(args)};
+    }
   }
 }
 
@@ -246,8 +247,7 @@ void Timeline::layer(uint32_t invocation, int index, const std::string& name, co
   if (layers_ && (invocation != 0 || index < layers_->first || index > layers_->second)) return;
   const Track cpu = track("cpu", kCpuPid, "host cpu", 1);
   span(cpu, name.empty() ? op : name, begin.value(), end.value(),
-       "\"layer\": " + std::to_string(index) + ", \"invocation\": " + std::to_string(invocation) +
-           ", \"op\": " + quote(op) + ", \"path\": " + quote(path) + ", \"name\": " + quote(name));
+       {{"layer", index}, {"invocation", invocation}, {"op", op}, {"path", path}, {"name", name}});
 }
 
 void Timeline::commit(const sc_core::sc_time& end) {

@@ -8,6 +8,7 @@
 #include "hilsim/base/sha256.h"
 #include "hilsim/config/derived.h"
 #include "hilsim/errors.h"
+#include "hilsim/model/gtkw.h"
 #include "hilsim/model/timeline.h"
 #include "hilsim/rt/interpreter.h"
 
@@ -273,7 +274,7 @@ void runOnSimulatedPlatform(rt::Model& model, const RunSpec& spec, RunResult* re
   if (spec.vcd_path) {
     if (spec.vcd_layers) layerWindow("--vcd-layers", *spec.vcd_layers, collector.records());
     tracer->finish();
-    tracer->writeGtkw(gtkwPath(*spec.vcd_path), *spec.vcd_path);
+    model::writeGtkw(*tracer, gtkwPath(*spec.vcd_path), *spec.vcd_path);
   }
 }
 

@@ -1,13 +1,13 @@
 // annotate, run on the presets, strip: the acceptance checks, through build/hilsim.
 
 #include <gtest/gtest.h>
-#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 
 #include "files.h"
 #include "golden_cases.h"
 #include "hilsim/schema/tflite_generated.h"
+#include "json_file.h"
 #include "runner.h"
 
 namespace hilsim::test {
@@ -52,12 +52,12 @@ TEST_P(AnnotatedGolden, EveryModeMatchesTflmBytes) {
                           "--output", out, "--mode", mode, "--report", report, "--quiet"}));
       EXPECT_EQ(readFile(out), readFile(v.expected)) << mode << " " << v.input;
       if (std::string(mode) != "accel") continue;
-      for (const YAML::Node& layer : YAML::LoadFile(report)["layers"]) {
-        const std::string op = layer["op"].as<std::string>();
+      for (const JsonDoc& layer : readJsonFile(report).at("layers")) {
+        const std::string op = layer.at("op").get<std::string>();
         if (op != "FULLY_CONNECTED" && op != "CONV_2D" && op != "DEPTHWISE_CONV_2D") continue;
-        const std::string reason = layer["reason"].as<std::string>();
+        const std::string reason = layer.at("reason").get<std::string>();
         if (reason.find("float32") != std::string::npos) continue;  // int8 accelerator
-        EXPECT_EQ(layer["path"].as<std::string>(), "accel") << reason;
+        EXPECT_EQ(layer.at("path").get<std::string>(), "accel") << reason;
       }
     }
   }
@@ -130,9 +130,9 @@ TEST_F(Carriers, MetadataLeavesNoCustomOptionsOnBuiltinOperators) {
     // inspect finds and validates every plan in the carrier.
     const RunOutcome i = runHilsim({"inspect", dir_ + "/md.tflite", "--json"});
     expectOk(i);
-    const YAML::Node view = YAML::Load(i.out);
-    EXPECT_GE(view["annotated_operators"].as<int>(), 3);
-    EXPECT_EQ(view["invalid_annotations"].as<int>(), 0);
+    const JsonDoc view = parseJson(i.out);
+    EXPECT_GE(view.at("annotated_operators").get<int>(), 3);
+    EXPECT_EQ(view.at("invalid_annotations").get<int>(), 0);
   }
 }
 
@@ -195,21 +195,21 @@ TEST(BreakEven, TinyLayersLoseLargeLayersWin) {
                       "--report", dir + "/hello.json", "--quiet"}));
   expectOk(runHilsim({"run", "--model", big, "--config", preset("m4"), "--mode", "compare",
                       "--report", dir + "/big.json", "--quiet"}));
-  for (const YAML::Node& layer : YAML::LoadFile(dir + "/hello.json")["layers"]) {
-    const uint64_t cycles = layer["cycles"].as<uint64_t>(),
-                   ref = layer["ref_cycles"].as<uint64_t>();
+  for (const JsonDoc& layer : readJsonFile(dir + "/hello.json").at("layers")) {
+    const uint64_t cycles = layer.at("cycles").get<uint64_t>(),
+                   ref = layer.at("ref_cycles").get<uint64_t>();
     EXPECT_GT(cycles, ref) << "offloading a tiny layer should cost more";
-    EXPECT_LT(layer["macs"].as<uint64_t>(), layer["break_even_macs"].as<uint64_t>());
-    EXPECT_EQ(layer["accel"]["fixed_cycles"].as<uint64_t>() +
-                  layer["accel"]["variable_cycles"].as<uint64_t>(),
+    EXPECT_LT(layer.at("macs").get<uint64_t>(), layer.at("break_even_macs").get<uint64_t>());
+    EXPECT_EQ(layer.at("accel").at("fixed_cycles").get<uint64_t>() +
+                  layer.at("accel").at("variable_cycles").get<uint64_t>(),
               cycles);
   }
-  const YAML::Node layer = YAML::LoadFile(dir + "/big.json")["layers"][0];
-  EXPECT_LT(layer["cycles"].as<uint64_t>(), layer["ref_cycles"].as<uint64_t>());
-  EXPECT_GT(layer["macs"].as<uint64_t>(), layer["break_even_macs"].as<uint64_t>());
-  EXPECT_EQ(layer["accel"]["fixed_cycles"].as<uint64_t>() +
-                layer["accel"]["variable_cycles"].as<uint64_t>(),
-            layer["cycles"].as<uint64_t>());
+  const JsonDoc layer = readJsonFile(dir + "/big.json").at("layers")[0];
+  EXPECT_LT(layer.at("cycles").get<uint64_t>(), layer.at("ref_cycles").get<uint64_t>());
+  EXPECT_GT(layer.at("macs").get<uint64_t>(), layer.at("break_even_macs").get<uint64_t>());
+  EXPECT_EQ(layer.at("accel").at("fixed_cycles").get<uint64_t>() +
+                layer.at("accel").at("variable_cycles").get<uint64_t>(),
+            layer.at("cycles").get<uint64_t>());
 }
 
 }  // namespace

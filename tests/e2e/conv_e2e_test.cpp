@@ -7,11 +7,11 @@
 // mode than on its reference path.
 
 #include <gtest/gtest.h>
-#include <yaml-cpp/yaml.h>
 
 #include "conv_model.h"
 #include "files.h"
 #include "golden_cases.h"
+#include "json_file.h"
 #include "runner.h"
 
 namespace hilsim::test {
@@ -160,7 +160,7 @@ std::vector<ConvCase> cases() {
 // The bytes of the reference kernels and the report's layer entries of a run.
 struct Ran {
   std::vector<uint8_t> output;
-  YAML::Node report;
+  JsonDoc report;
 };
 
 Ran run(const std::string& model, const std::string& input, const std::string& dir,
@@ -172,7 +172,7 @@ Ran run(const std::string& model, const std::string& input, const std::string& d
   const RunOutcome r = runHilsim(args);
   EXPECT_EQ(r.exit_code, 0) << r.command << "\n" << r.err;
   if (r.exit_code != 0) return {};
-  return {readFile(dir + "/out.bin"), YAML::LoadFile(dir + "/r.json")};
+  return {readFile(dir + "/out.bin"), readJsonFile(dir + "/r.json")};
 }
 
 void PrintTo(const ConvCase& c, std::ostream* os) {
@@ -201,15 +201,16 @@ TEST_P(ConvCli, AcceleratedBytesEqualTheReferenceKernelOnEveryPresetAndMode) {
       SCOPED_TRACE(std::string(p) + " " + mode);
       const Ran r = run(annotated, dir + "/in.bin", dir, {"--config", preset(p), "--mode", mode});
       EXPECT_EQ(r.output, ref.output);
-      if (std::string(mode) != "accel" || !r.report) continue;
-      for (const YAML::Node& l : r.report["layers"]) {
+      if (std::string(mode) != "accel" || r.report.is_null()) continue;
+      for (const JsonDoc& l : r.report.at("layers")) {
         if (c.groups == 1) {
-          EXPECT_EQ(l["path"].as<std::string>(), "accel") << l["reason"].as<std::string>();
+          EXPECT_EQ(l.at("path").get<std::string>(), "accel") << l.at("reason").get<std::string>();
         } else {
-          EXPECT_EQ(l["path"].as<std::string>(), "ref");
-          EXPECT_NE(l["reason"].as<std::string>().find("not mapped to the accelerator: grouped"),
-                    std::string::npos)
-              << l["reason"].as<std::string>();
+          EXPECT_EQ(l.at("path").get<std::string>(), "ref");
+          EXPECT_NE(
+              l.at("reason").get<std::string>().find("not mapped to the accelerator: grouped"),
+              std::string::npos)
+              << l.at("reason").get<std::string>();
         }
       }
     }
@@ -263,12 +264,12 @@ TEST(ConvScaleSim, OneCoreHoldingTheLayerComputesForScaleSimsFigurePlusOne) {
              "--set", std::string("accel.core.dataflow=") + dataflow, "--set",
              "accel.core.array_rows=" + std::to_string(rows), "--set",
              "accel.core.array_cols=" + std::to_string(cols)});
-        ASSERT_TRUE(r.report);
-        const YAML::Node l = r.report["layers"][0];
-        EXPECT_EQ(l["shape"]["m"].as<uint64_t>(), m);
-        EXPECT_EQ(l["shape"]["k"].as<uint64_t>(), k);
-        EXPECT_EQ(l["shape"]["n"].as<uint64_t>(), n);
-        EXPECT_EQ(l["accel"]["compute_cycles"].as<uint64_t>(),
+        ASSERT_FALSE(r.report.is_null());
+        const JsonDoc l = r.report.at("layers")[0];
+        EXPECT_EQ(l.at("shape").at("m").get<uint64_t>(), m);
+        EXPECT_EQ(l.at("shape").at("k").get<uint64_t>(), k);
+        EXPECT_EQ(l.at("shape").at("n").get<uint64_t>(), n);
+        EXPECT_EQ(l.at("accel").at("compute_cycles").get<uint64_t>(),
                   scaleSimReported(dataflow, rows, cols, m, k, n) + 1);
         ++checked;
       }
@@ -283,21 +284,21 @@ TEST(ConvReport, ShapeGivesTensorsWindowPaddingAndGemm) {
   writeFile(dir + "/m.tflite", buildConvModel(c));
   writeFile(dir + "/in.bin", convInput(c, 1));
   const Ran r = run(dir + "/m.tflite", dir + "/in.bin", dir, {"--mode", "accel"});
-  ASSERT_TRUE(r.report);
-  const YAML::Node s = r.report["layers"][0]["shape"];
-  EXPECT_EQ(s["input"].as<std::vector<int>>(), (std::vector<int>{1, 15, 14, 6}));
-  EXPECT_EQ(s["filter"].as<std::vector<int>>(), (std::vector<int>{10, 3, 3, 6}));
-  EXPECT_EQ(s["output"].as<std::vector<int>>(), (std::vector<int>{1, 8, 7, 10}));
-  EXPECT_EQ(s["stride"].as<std::vector<int>>(), (std::vector<int>{2, 2}));
-  EXPECT_EQ(s["dilation"].as<std::vector<int>>(), (std::vector<int>{1, 1}));
-  EXPECT_EQ(s["padding"].as<std::string>(), "SAME");
+  ASSERT_FALSE(r.report.is_null());
+  const JsonDoc s = r.report.at("layers")[0].at("shape");
+  EXPECT_EQ(s.at("input").get<std::vector<int>>(), (std::vector<int>{1, 15, 14, 6}));
+  EXPECT_EQ(s.at("filter").get<std::vector<int>>(), (std::vector<int>{10, 3, 3, 6}));
+  EXPECT_EQ(s.at("output").get<std::vector<int>>(), (std::vector<int>{1, 8, 7, 10}));
+  EXPECT_EQ(s.at("stride").get<std::vector<int>>(), (std::vector<int>{2, 2}));
+  EXPECT_EQ(s.at("dilation").get<std::vector<int>>(), (std::vector<int>{1, 1}));
+  EXPECT_EQ(s.at("padding").get<std::string>(), "SAME");
   // SAME, 15 rows, stride 2: 8 outputs, (8 - 1) x 2 + 3 - 15 = 2 rows of padding, 1 before.
   // 14 columns: 7 outputs, (7 - 1) x 2 + 3 - 14 = 1 column, 0 before.
-  EXPECT_EQ(s["pad"].as<std::vector<int>>(), (std::vector<int>{1, 0}));
-  EXPECT_EQ(s["m"].as<int>(), 56);
-  EXPECT_EQ(s["k"].as<int>(), 54);
-  EXPECT_EQ(s["n"].as<int>(), 10);
-  EXPECT_GT(r.report["layers"][0]["break_even_macs"].as<uint64_t>(), 0u);
+  EXPECT_EQ(s.at("pad").get<std::vector<int>>(), (std::vector<int>{1, 0}));
+  EXPECT_EQ(s.at("m").get<int>(), 56);
+  EXPECT_EQ(s.at("k").get<int>(), 54);
+  EXPECT_EQ(s.at("n").get<int>(), 10);
+  EXPECT_GT(r.report.at("layers")[0].at("break_even_macs").get<uint64_t>(), 0u);
 }
 
 TEST(ConvPersonDetect, AnnotatedForM4RunsAtLeast2_5xFasterInAutoMode) {
@@ -310,16 +311,16 @@ TEST(ConvPersonDetect, AnnotatedForM4RunsAtLeast2_5xFasterInAutoMode) {
             0);
   const Ran r =
       run(annotated, gc.vectors[0].input, dir, {"--config", preset("m4"), "--mode", "auto"});
-  ASSERT_TRUE(r.report);
+  ASSERT_FALSE(r.report.is_null());
   EXPECT_EQ(r.output, readFile(gc.vectors[0].expected));
-  const double speedup = r.report["totals"]["speedup_over_ref"].as<double>();
+  const double speedup = r.report.at("totals").at("speedup_over_ref").get<double>();
   EXPECT_GE(speedup, 2.5);
   size_t convs = 0;
-  for (const YAML::Node& l : r.report["layers"]) {
-    const std::string op = l["op"].as<std::string>();
+  for (const JsonDoc& l : r.report.at("layers")) {
+    const std::string op = l.at("op").get<std::string>();
     if (op != "CONV_2D" && op != "DEPTHWISE_CONV_2D") continue;
     ++convs;
-    EXPECT_EQ(l["path"].as<std::string>(), "accel") << l["index"] << " " << l["reason"];
+    EXPECT_EQ(l.at("path").get<std::string>(), "accel") << l.at("index") << " " << l.at("reason");
   }
   EXPECT_EQ(convs, 28u);
   RecordProperty("speedup", std::to_string(speedup));

@@ -3,11 +3,11 @@
 // the modes that ask for the accelerator (accel, compare) say so once on stderr.
 
 #include <gtest/gtest.h>
-#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 
 #include "files.h"
+#include "json_file.h"
 #include "runner.h"
 
 namespace hilsim::test {
@@ -64,18 +64,18 @@ TEST_F(DeviceMemory, ALayerThatDoesNotFitRunsOnTheCpuInEveryMode) {
       EXPECT_NE(r.err.find(note), std::string::npos) << r.err;
     }
 
-    const YAML::Node report = YAML::LoadFile(dir_ + "/" + mode + ".json");
-    EXPECT_EQ(report["failures"].size(), 0u);
-    const YAML::Node layers = report["layers"];
+    const JsonDoc report = readJsonFile(dir_ + "/" + mode + ".json");
+    EXPECT_EQ(report.at("failures").size(), 0u);
+    const JsonDoc layers = report.at("layers");
     ASSERT_EQ(layers.size(), 4u);
-    for (const YAML::Node& l : layers) {
-      if (l["index"].as<int>() == 0) {
-        EXPECT_EQ(l["path"].as<std::string>(), "ref");
-        const std::string reason = l["reason"].as<std::string>();
+    for (const JsonDoc& l : layers) {
+      if (l.at("index").get<int>() == 0) {
+        EXPECT_EQ(l.at("path").get<std::string>(), "ref");
+        const std::string reason = l.at("reason").get<std::string>();
         EXPECT_EQ(reason.rfind("does not fit device memory: needs ", 0), 0u) << reason;
         EXPECT_NE(reason.find(" bytes, 131072 free"), std::string::npos) << reason;
       } else if (mode != "auto") {
-        EXPECT_EQ(l["path"].as<std::string>(), "accel") << l["reason"];
+        EXPECT_EQ(l.at("path").get<std::string>(), "accel") << l.at("reason");
       }
     }
   }

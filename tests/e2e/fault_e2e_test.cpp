@@ -4,11 +4,11 @@
 // so outputs are still bit-exact and the report shows where it happened.
 
 #include <gtest/gtest.h>
-#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 
 #include "files.h"
+#include "json_file.h"
 #include "runner.h"
 
 namespace hilsim::test {
@@ -100,22 +100,22 @@ TEST_P(FaultInjection, ExitsThreeRecoversAndKeepsTheOutputsRight) {
 
   // The report: job 1 (invocation 0, operator 1) ran the reference kernel on the CPU, every other
   // layer on the accelerator, and the failure is listed.
-  const YAML::Node report = YAML::LoadFile(dir_ + "/" + tag + ".json");
-  ASSERT_EQ(report["failures"].size(), 1u);
-  EXPECT_NE(report["failures"][0].as<std::string>().find(f.detail), std::string::npos);
-  const YAML::Node layers = report["layers"];
+  const JsonDoc report = readJsonFile(dir_ + "/" + tag + ".json");
+  ASSERT_EQ(report.at("failures").size(), 1u);
+  EXPECT_NE(report.at("failures")[0].get<std::string>().find(f.detail), std::string::npos);
+  const JsonDoc layers = report.at("layers");
   ASSERT_EQ(layers.size(), 6u);
-  for (const YAML::Node& l : layers) {
-    const bool failed = l["invocation"].as<int>() == 0 && l["index"].as<int>() == 1;
-    EXPECT_EQ(l["path"].as<std::string>(), failed ? "ref" : "accel")
-        << l["invocation"] << " " << l["index"];
+  for (const JsonDoc& l : layers) {
+    const bool failed = l.at("invocation").get<int>() == 0 && l.at("index").get<int>() == 1;
+    EXPECT_EQ(l.at("path").get<std::string>(), failed ? "ref" : "accel")
+        << l.at("invocation") << " " << l.at("index");
     if (failed) {
-      EXPECT_EQ(l["reason"].as<std::string>().rfind("accelerator job failed (", 0), 0u)
-          << l["reason"];
+      EXPECT_EQ(l.at("reason").get<std::string>().rfind("accelerator job failed (", 0), 0u)
+          << l.at("reason");
     }
   }
   // Found by the driver, well within the watchdog (sim.watchdog_cycles = 100000000).
-  EXPECT_LT(report["simulation"]["simulated_cycles"].as<uint64_t>(), 100'000'000u);
+  EXPECT_LT(report.at("simulation").at("simulated_cycles").get<uint64_t>(), 100'000'000u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Faults, FaultInjection, ::testing::ValuesIn(kFaults),

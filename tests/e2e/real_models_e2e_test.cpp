@@ -4,7 +4,6 @@
 // have golden cases.)
 
 #include <gtest/gtest.h>
-#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cctype>
@@ -15,6 +14,7 @@
 #include "files.h"
 #include "golden_cases.h"
 #include "hilsim/schema/tflite_generated.h"
+#include "json_file.h"
 #include "runner.h"
 
 namespace hilsim::test {
@@ -46,7 +46,7 @@ size_t typeBytes(const std::string& type) {
 }
 
 struct ModelFacts {
-  YAML::Node inspect;
+  JsonDoc inspect;
   size_t input_bytes = 0;
   std::vector<std::string> ops;
   bool stateful = false;  // has variable tensors
@@ -56,22 +56,23 @@ ModelFacts inspectModel(const std::string& path) {
   const RunOutcome r = runHilsim({"inspect", path, "--json"});
   EXPECT_EQ(r.exit_code, 0) << r.command << "\n" << r.err;
   ModelFacts f;
-  f.inspect = YAML::Load(r.out);
-  const int input = f.inspect["inputs"][0].as<int>();
-  const YAML::Node t = f.inspect["tensors"][input];
-  size_t n = typeBytes(t["type"].as<std::string>());
-  for (const YAML::Node& d : t["shape"]) n *= d.as<size_t>();
+  f.inspect = parseJson(r.out);
+  const int input = f.inspect.at("inputs")[0].get<int>();
+  const JsonDoc t = f.inspect.at("tensors")[input];
+  size_t n = typeBytes(t.at("type").get<std::string>());
+  for (const JsonDoc& d : t.at("shape")) n *= d.get<size_t>();
   f.input_bytes = n;
-  for (const YAML::Node& op : f.inspect["operators"]) f.ops.push_back(op["op"].as<std::string>());
-  for (const YAML::Node& tensor : f.inspect["tensors"])
-    f.stateful |= tensor["is_variable"].as<bool>();
+  for (const JsonDoc& op : f.inspect.at("operators"))
+    f.ops.push_back(op.at("op").get<std::string>());
+  for (const JsonDoc& tensor : f.inspect.at("tensors"))
+    f.stateful |= tensor.at("is_variable").get<bool>();
   return f;
 }
 
 // Random bytes for `frames` frames; float inputs get finite values in [-1, 1).
 std::vector<uint8_t> randomFrames(const ModelFacts& f, int frames, uint32_t seed) {
-  const int input = f.inspect["inputs"][0].as<int>();
-  const bool is_float = f.inspect["tensors"][input]["type"].as<std::string>() == "FLOAT32";
+  const int input = f.inspect.at("inputs")[0].get<int>();
+  const bool is_float = f.inspect.at("tensors")[input].at("type").get<std::string>() == "FLOAT32";
   std::mt19937 rng(seed);
   std::vector<uint8_t> bytes(f.input_bytes * static_cast<size_t>(frames));
   if (is_float) {
@@ -92,8 +93,8 @@ TEST_P(RealModel, InspectsAnnotatesAndRunsTheSameBytesInEveryMode) {
   const std::string model = modelPath(GetParam());
   const std::string dir = makeTestDir();
   const ModelFacts f = inspectModel(model);
-  ASSERT_TRUE(f.inspect["runnable"].as<bool>()) << f.inspect["status"].as<std::string>();
-  EXPECT_EQ(f.inspect["unsupported"].size(), 0u);
+  ASSERT_TRUE(f.inspect.at("runnable").get<bool>()) << f.inspect.at("status").get<std::string>();
+  EXPECT_EQ(f.inspect.at("unsupported").size(), 0u);
 
   const std::string annotated = dir + "/annotated.tflite";
   const RunOutcome a =
@@ -123,24 +124,24 @@ TEST_P(RealModel, InspectsAnnotatesAndRunsTheSameBytesInEveryMode) {
 
     // The report: one entry per operator and invocation, each with its shapes, a positive
     // reference cost, and MACs where the operator multiplies.
-    const YAML::Node rep = YAML::LoadFile(report);
-    const YAML::Node layers = rep["layers"];
+    const JsonDoc rep = readJsonFile(report);
+    const JsonDoc layers = rep.at("layers");
     ASSERT_EQ(layers.size(), 2 * f.ops.size());
     uint64_t accel_layers = 0;
     for (size_t i = 0; i < layers.size(); ++i) {
-      const YAML::Node l = layers[i];
-      const std::string op = l["op"].as<std::string>();
+      const JsonDoc l = layers[i];
+      const std::string op = l.at("op").get<std::string>();
       EXPECT_EQ(op, f.ops[i % f.ops.size()]);
-      EXPECT_GT(l["ref_cycles"].as<uint64_t>(), 0u) << op;
-      EXPECT_GT(l["cycles"].as<uint64_t>(), 0u) << op;
-      EXPECT_TRUE(l["shape"].IsMap() && l["shape"].size() > 0) << op;
+      EXPECT_GT(l.at("ref_cycles").get<uint64_t>(), 0u) << op;
+      EXPECT_GT(l.at("cycles").get<uint64_t>(), 0u) << op;
+      EXPECT_TRUE(l.at("shape").is_object() && l.at("shape").size() > 0) << op;
       if (op == "FULLY_CONNECTED" || op == "CONV_2D" || op == "DEPTHWISE_CONV_2D" ||
           op == "UNIDIRECTIONAL_SEQUENCE_LSTM" || op == "SVDF") {
-        EXPECT_GT(l["macs"].as<uint64_t>(), 0u) << op;
+        EXPECT_GT(l.at("macs").get<uint64_t>(), 0u) << op;
       }
-      accel_layers += l["path"].as<std::string>() == "accel";
+      accel_layers += l.at("path").get<std::string>() == "accel";
     }
-    EXPECT_GT(rep["totals"]["ref_cycles"].as<uint64_t>(), 0u);
+    EXPECT_GT(rep.at("totals").at("ref_cycles").get<uint64_t>(), 0u);
     if (std::string(mode) == "ref") {
       EXPECT_EQ(accel_layers, 0u);
     }
@@ -238,11 +239,11 @@ TEST(RealModels, UnsupportedOperatorsAreListedAndNamed) {
             std::string::npos)
       << text.out;
   EXPECT_NE(text.out.find("not runnable:"), std::string::npos) << text.out;
-  const YAML::Node json = YAML::Load(runHilsim({"inspect", model, "--json"}).out);
-  EXPECT_FALSE(json["runnable"].as<bool>());
+  const JsonDoc json = parseJson(runHilsim({"inspect", model, "--json"}).out);
+  EXPECT_FALSE(json.at("runnable").get<bool>());
   size_t custom = 0;
-  for (const YAML::Node& u : json["unsupported"])
-    custom += u.as<std::string>().find("(CUSTOM '") != std::string::npos;
+  for (const JsonDoc& u : json.at("unsupported"))
+    custom += u.get<std::string>().find("(CUSTOM '") != std::string::npos;
   EXPECT_GE(custom, 5u);
   const RunOutcome run = runHilsim({"run", "--model", model, "--mode", "ref"});
   EXPECT_EQ(run.exit_code, 2);

@@ -2,7 +2,6 @@
 // CSV's numbers (integers as integers, floats that read back exactly, one column pair per core).
 
 #include <gtest/gtest.h>
-#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -11,6 +10,7 @@
 
 #include "files.h"
 #include "hilsim/report/csv.h"
+#include "json_file.h"
 #include "runner.h"
 
 namespace hilsim::test {
@@ -38,25 +38,25 @@ class ReportRun : public ::testing::Test {
 };
 
 TEST_F(ReportRun, TotalsArePerInvocationAndRunTotalsSumTheRun) {
-  const YAML::Node report = YAML::LoadFile(dir_ + "/r.json");
-  const YAML::Node per = report["totals"], run = report["run_totals"];
-  ASSERT_TRUE(per && run);
+  const JsonDoc report = readJsonFile(dir_ + "/r.json");
+  const JsonDoc per = report.at("totals"), run = report.at("run_totals");
+  ASSERT_TRUE(per.is_object() && run.is_object());
   uint64_t cycles = 0, macs = 0;
-  for (const YAML::Node& l : report["layers"]) {
-    cycles += l["cycles"].as<uint64_t>();
-    macs += l["macs"].as<uint64_t>();
+  for (const JsonDoc& l : report.at("layers")) {
+    cycles += l.at("cycles").get<uint64_t>();
+    macs += l.at("macs").get<uint64_t>();
   }
-  EXPECT_EQ(run["cycles"].as<uint64_t>(), cycles);
-  EXPECT_EQ(run["macs"].as<uint64_t>(), macs);
-  EXPECT_EQ(per["cycles"].as<uint64_t>(), (cycles + 1) / 3);
-  EXPECT_EQ(per["macs"].as<uint64_t>(), macs / 3);
-  EXPECT_NEAR(per["seconds"].as<double>() * 3, run["seconds"].as<double>(),
-              1e-9 * run["seconds"].as<double>());
+  EXPECT_EQ(run.at("cycles").get<uint64_t>(), cycles);
+  EXPECT_EQ(run.at("macs").get<uint64_t>(), macs);
+  EXPECT_EQ(per.at("cycles").get<uint64_t>(), (cycles + 1) / 3);
+  EXPECT_EQ(per.at("macs").get<uint64_t>(), macs / 3);
+  EXPECT_NEAR(per.at("seconds").get<double>() * 3, run.at("seconds").get<double>(),
+              1e-9 * run.at("seconds").get<double>());
   // The table's totals line shows the same cycles per invocation.
   const std::string line = run_.out.substr(run_.out.find("total: "));
   std::string shown = line.substr(7, line.find(" cycles per invocation") - 7);
   shown.erase(std::remove(shown.begin(), shown.end(), ','), shown.end());
-  EXPECT_EQ(std::stoull(shown), per["cycles"].as<uint64_t>()) << line;
+  EXPECT_EQ(std::stoull(shown), per.at("cycles").get<uint64_t>()) << line;
 }
 
 TEST_F(ReportRun, CsvNumbersReadBackAndPerCoreColumnsMatchTheJson) {
@@ -69,7 +69,7 @@ TEST_F(ReportRun, CsvNumbersReadBackAndPerCoreColumnsMatchTheJson) {
     ASSERT_TRUE(col.count(name)) << name;
   EXPECT_FALSE(col.count("core2_busy_cycles"));
 
-  const YAML::Node layers = YAML::LoadFile(dir_ + "/r.json")["layers"];
+  const JsonDoc layers = readJsonFile(dir_ + "/r.json").at("layers");
   ASSERT_EQ(layers.size(), 6u);
   size_t checked = 0;
   for (size_t i = 0; i < layers.size(); ++i) {
@@ -78,22 +78,23 @@ TEST_F(ReportRun, CsvNumbersReadBackAndPerCoreColumnsMatchTheJson) {
     for (const char* name : {"cycles", "ref_cycles", "macs", "bytes_moved", "core0_busy_cycles"})
       EXPECT_EQ(row[col[name]].find_first_not_of("0123456789"), std::string::npos)
           << name << " " << row[col[name]];
-    ASSERT_TRUE(layers[i]["accel"]) << "mode accel offloads every layer";
-    for (const YAML::Node& c : layers[i]["accel"]["per_core"]) {
-      const std::string core = "core" + c["core"].as<std::string>();
-      EXPECT_EQ(row[col[core + "_busy_cycles"]], c["busy_cycles"].as<std::string>());
+    ASSERT_TRUE(layers[i].contains("accel")) << "mode accel offloads every layer";
+    for (const JsonDoc& c : layers[i].at("accel").at("per_core")) {
+      const std::string core = "core" + std::to_string(c.at("core").get<uint32_t>());
+      EXPECT_EQ(row[col[core + "_busy_cycles"]],
+                std::to_string(c.at("busy_cycles").get<uint64_t>()));
       const std::string text = row[col[core + "_utilization"]];
       EXPECT_EQ(text.find_first_of("eE"), std::string::npos) << text;  // fixed notation only
       const double u = std::strtod(text.c_str(), nullptr);
-      EXPECT_NEAR(u, c["utilization"].as<double>(), 1e-9);
+      EXPECT_NEAR(u, c.at("utilization").get<double>(), 1e-9);
       // Round trip: the text is exactly the shortest one for the value it reads as.
       EXPECT_EQ(report::csvNumber(u), text);
       ++checked;
     }
-    const std::string mac = row[col["mac_utilization"]];
+    const std::string mac = row[col.at("mac_utilization")];
     const double m = std::strtod(mac.c_str(), nullptr);
     EXPECT_EQ(report::csvNumber(m), mac);
-    EXPECT_NEAR(m, layers[i]["accel"]["mac_utilization"].as<double>(), 1e-9);
+    EXPECT_NEAR(m, layers[i].at("accel").at("mac_utilization").get<double>(), 1e-9);
   }
   EXPECT_GT(checked, 0u);
 }

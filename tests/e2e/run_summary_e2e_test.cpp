@@ -3,7 +3,6 @@
 // predicted cycles leave out the first invocation's upload, whose bytes it names.
 
 #include <gtest/gtest.h>
-#include <yaml-cpp/yaml.h>
 
 #include <filesystem>
 #include <regex>
@@ -12,6 +11,7 @@
 #include <vector>
 
 #include "files.h"
+#include "json_file.h"
 #include "runner.h"
 
 namespace hilsim::test {
@@ -39,12 +39,12 @@ TEST_F(RunSummary, CompareSaysTheOutputsMatchedAndHowManyBytes) {
                        "2 layers, 6 layer invocations, 192 bytes compared\n"),
             std::string::npos)
       << r.out;
-  const YAML::Node compare = YAML::LoadFile(dir_ + "/c.json")["simulation"]["compare"];
-  ASSERT_TRUE(compare && compare.IsMap());
-  EXPECT_EQ(compare["layers"].as<int>(), 2);
-  EXPECT_EQ(compare["layer_invocations"].as<int>(), 6);
-  EXPECT_EQ(compare["bytes"].as<int>(), 192);
-  EXPECT_TRUE(compare["matched"].as<bool>());
+  const JsonDoc compare = readJsonFile(dir_ + "/c.json").at("simulation").at("compare");
+  ASSERT_TRUE(compare.is_object());
+  EXPECT_EQ(compare.at("layers").get<int>(), 2);
+  EXPECT_EQ(compare.at("layer_invocations").get<int>(), 6);
+  EXPECT_EQ(compare.at("bytes").get<int>(), 192);
+  EXPECT_TRUE(compare.at("matched").get<bool>());
 
   const RunOutcome quiet = runHilsim({"run", "--model", m, "--mode", "compare", "--quiet"});
   ASSERT_EQ(quiet.exit_code, 0) << quiet.err;
@@ -54,7 +54,7 @@ TEST_F(RunSummary, CompareSaysTheOutputsMatchedAndHowManyBytes) {
       runHilsim({"run", "--model", m, "--mode", "accel", "--report", dir_ + "/a.json"});
   ASSERT_EQ(accel.exit_code, 0) << accel.err;
   EXPECT_EQ(accel.out.find("compare:"), std::string::npos) << accel.out;
-  EXPECT_TRUE(YAML::LoadFile(dir_ + "/a.json")["simulation"]["compare"].IsNull());
+  EXPECT_TRUE(readJsonFile(dir_ + "/a.json").at("simulation").at("compare").is_null());
 }
 
 TEST_F(RunSummary, IdleCoresOfANarrowLayerAreListedWithTheReason) {
@@ -70,18 +70,19 @@ TEST_F(RunSummary, IdleCoresOfANarrowLayerAreListedWithTheReason) {
             std::string::npos)
       << r.out;
   EXPECT_EQ(r.out.find("idle cores: layer 0"), std::string::npos) << r.out;
-  const YAML::Node layers = YAML::LoadFile(dir_ + "/r.json")["layers"];
+  const JsonDoc layers = readJsonFile(dir_ + "/r.json").at("layers");
   ASSERT_EQ(layers.size(), 2u);
-  EXPECT_EQ(layers[0]["accel"]["idle_cores"].size(), 0u);
-  EXPECT_TRUE(layers[0]["accel"]["idle_reason"].IsNull());
-  const YAML::Node idle = layers[1]["accel"]["idle_cores"];
+  EXPECT_EQ(layers[0].at("accel").at("idle_cores").size(), 0u);
+  EXPECT_TRUE(layers[0].at("accel").at("idle_reason").is_null());
+  const JsonDoc idle = layers[1].at("accel").at("idle_cores");
   ASSERT_EQ(idle.size(), 3u);
-  for (size_t i = 0; i < 3; ++i) EXPECT_EQ(idle[i].as<int>(), static_cast<int>(i) + 1);
-  EXPECT_NE(layers[1]["accel"]["idle_reason"].as<std::string>().find("fewer than the 4 cores"),
-            std::string::npos);
+  for (size_t i = 0; i < 3; ++i) EXPECT_EQ(idle[i].get<int>(), static_cast<int>(i) + 1);
+  EXPECT_NE(
+      layers[1].at("accel").at("idle_reason").get<std::string>().find("fewer than the 4 cores"),
+      std::string::npos);
   // The idle cores are those without a share in per_core.
-  ASSERT_EQ(layers[1]["accel"]["per_core"].size(), 1u);
-  EXPECT_EQ(layers[1]["accel"]["per_core"][0]["core"].as<int>(), 0);
+  ASSERT_EQ(layers[1].at("accel").at("per_core").size(), 1u);
+  EXPECT_EQ(layers[1].at("accel").at("per_core")[0].at("core").get<int>(), 0);
 }
 
 TEST_F(RunSummary, ReasonSaysThePredictionHasTheWeightsInPlaceAndNamesTheUpload) {
@@ -91,11 +92,11 @@ TEST_F(RunSummary, ReasonSaysThePredictionHasTheWeightsInPlaceAndNamesTheUpload)
   const RunOutcome r = runHilsim({"run", "--model", annotated, "--invocations", "2",
                                   "--per-invocation", "--report", dir_ + "/r.json", "--quiet"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const YAML::Node layers = YAML::LoadFile(dir_ + "/r.json")["layers"];
+  const JsonDoc layers = readJsonFile(dir_ + "/r.json").at("layers");
   ASSERT_EQ(layers.size(), 2u);
-  const YAML::Node first = layers[0], second = layers[1];
-  ASSERT_EQ(first["path"].as<std::string>(), "accel");
-  const std::string reason = first["reason"].as<std::string>();
+  const JsonDoc first = layers[0], second = layers[1];
+  ASSERT_EQ(first.at("path").get<std::string>(), "accel");
+  const std::string reason = first.at("reason").get<std::string>();
   std::smatch m_reason;
   ASSERT_TRUE(std::regex_search(
       reason, m_reason,
@@ -106,14 +107,15 @@ TEST_F(RunSummary, ReasonSaysThePredictionHasTheWeightsInPlaceAndNamesTheUpload)
   const uint64_t upload_bytes = std::stoull(m_reason[2]);
   // The prediction is the second invocation's cycles; the first differs by the upload, whose
   // bytes are the difference in bytes moved.
-  EXPECT_EQ(predicted, second["accel"]["predicted_cycles"].as<uint64_t>());
-  EXPECT_EQ(predicted, second["cycles"].as<uint64_t>());
-  EXPECT_GT(first["cycles"].as<uint64_t>(), predicted);
-  EXPECT_EQ(first["cycles"].as<uint64_t>() - first["accel"]["upload_cycles"].as<uint64_t>(),
-            second["cycles"].as<uint64_t>());
+  EXPECT_EQ(predicted, second.at("accel").at("predicted_cycles").get<uint64_t>());
+  EXPECT_EQ(predicted, second.at("cycles").get<uint64_t>());
+  EXPECT_GT(first.at("cycles").get<uint64_t>(), predicted);
   EXPECT_EQ(
-      first["accel"]["bytes_moved"].as<uint64_t>() - second["accel"]["bytes_moved"].as<uint64_t>(),
-      upload_bytes);
+      first.at("cycles").get<uint64_t>() - first.at("accel").at("upload_cycles").get<uint64_t>(),
+      second.at("cycles").get<uint64_t>());
+  EXPECT_EQ(first.at("accel").at("bytes_moved").get<uint64_t>() -
+                second.at("accel").at("bytes_moved").get<uint64_t>(),
+            upload_bytes);
 }
 
 // The README's `sh` block that contains `marker`, as lines.

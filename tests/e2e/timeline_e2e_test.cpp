@@ -3,7 +3,6 @@
 // inside the CPU span of their layer, and --timeline-layers bounds it.
 
 #include <gtest/gtest.h>
-#include <yaml-cpp/yaml.h>
 
 #include <map>
 #include <set>
@@ -11,6 +10,7 @@
 #include <vector>
 
 #include "files.h"
+#include "json_file.h"
 #include "runner.h"
 
 namespace hilsim::test {
@@ -27,7 +27,7 @@ struct Span {
   std::string name;
   double ts = 0;
   double dur = 0;
-  YAML::Node args;
+  JsonDoc args;
 };
 
 struct Timeline {
@@ -37,23 +37,23 @@ struct Timeline {
 };
 
 Timeline load(const std::string& path) {
-  const YAML::Node doc = YAML::LoadFile(path);  // JSON is YAML's flow syntax
+  const JsonDoc doc = readJsonFile(path);
   Timeline t;
-  const YAML::Node events = doc["traceEvents"];
-  EXPECT_TRUE(events.IsSequence());
-  for (const YAML::Node& e : events) {
-    const std::string ph = e["ph"].as<std::string>();
-    const int pid = e["pid"].as<int>();
-    const int tid = e["tid"].as<int>();
+  const JsonDoc events = doc.at("traceEvents");
+  EXPECT_TRUE(events.is_array());
+  for (const JsonDoc& e : events) {
+    const std::string ph = e.at("ph").get<std::string>();
+    const int pid = e.at("pid").get<int>();
+    const int tid = e.at("tid").get<int>();
     if (ph == "M") {
-      const std::string what = e["name"].as<std::string>();
-      if (what == "process_name") t.processes[pid] = e["args"]["name"].as<std::string>();
-      if (what == "thread_name") t.threads[{pid, tid}] = e["args"]["name"].as<std::string>();
+      const std::string what = e.at("name").get<std::string>();
+      if (what == "process_name") t.processes[pid] = e.at("args").at("name").get<std::string>();
+      if (what == "thread_name") t.threads[{pid, tid}] = e.at("args").at("name").get<std::string>();
       continue;
     }
     EXPECT_EQ(ph, "X");
-    t.spans.push_back({pid, tid, e["name"].as<std::string>(), e["ts"].as<double>(),
-                       e["dur"].as<double>(), e["args"]});
+    t.spans.push_back({pid, tid, e.at("name").get<std::string>(), e.at("ts").get<double>(),
+                       e.at("dur").get<double>(), e.at("args")});
   }
   return t;
 }
@@ -64,7 +64,7 @@ class TimelineRun : public ::testing::Test {
     expectOk(runHilsim({"gen-model", "--layers", "64,32,10", "--out", model_}));
   }
   // Runs two invocations offloaded with a timeline (and `extra` options); returns the report.
-  YAML::Node run(const std::vector<std::string>& extra = {}) {
+  JsonDoc run(const std::vector<std::string>& extra = {}) {
     std::vector<std::string> args = {
         "run",    "--model",    model_, "--mode",   "accel",          "--invocations",
         "2",      "--timeline", json_,  "--report", dir_ + "/r.json", "--per-invocation",
@@ -72,7 +72,7 @@ class TimelineRun : public ::testing::Test {
     args.insert(args.end(), extra.begin(), extra.end());
     const RunOutcome r = runHilsim(args);
     EXPECT_EQ(r.exit_code, 0) << r.command << "\n" << r.err;
-    return YAML::LoadFile(dir_ + "/r.json");
+    return readJsonFile(dir_ + "/r.json");
   }
 
   std::string dir_ = makeTempDir(std::string("timeline-") +
@@ -82,8 +82,8 @@ class TimelineRun : public ::testing::Test {
 };
 
 TEST_F(TimelineRun, TracksSpansAndNesting) {
-  const YAML::Node report = run();
-  const int cores = report["config"]["accel"]["num_cores"].as<int>();
+  const JsonDoc report = run();
+  const int cores = report.at("config").at("accel").at("num_cores").get<int>();
   ASSERT_GE(cores, 1);
   const Timeline t = load(json_);
 
@@ -101,13 +101,14 @@ TEST_F(TimelineRun, TracksSpansAndNesting) {
     EXPECT_GE(s.dur, 0) << s.name;
     EXPECT_TRUE(t.threads.count({s.pid, s.tid})) << "unnamed track " << s.pid << "/" << s.tid;
     tracks[{s.pid, s.tid}].push_back(&s);
-    if (t.processes.at(s.pid) == "cpu" && s.args["op"]) {
-      EXPECT_EQ(s.args["op"].as<std::string>(), "FULLY_CONNECTED");
-      EXPECT_EQ(s.args["path"].as<std::string>(), "accel");
-      layers[{s.args["invocation"].as<int>(), s.args["layer"].as<int>()}] = {s.ts, s.ts + s.dur};
+    if (t.processes.at(s.pid) == "cpu" && s.args.contains("op")) {
+      EXPECT_EQ(s.args.at("op").get<std::string>(), "FULLY_CONNECTED");
+      EXPECT_EQ(s.args.at("path").get<std::string>(), "accel");
+      layers[{s.args.at("invocation").get<int>(), s.args.at("layer").get<int>()}] = {s.ts,
+                                                                                     s.ts + s.dur};
     }
   }
-  ASSERT_EQ(layers.size(), report["layers"].size());
+  ASSERT_EQ(layers.size(), report.at("layers").size());
 
   // Every core job lies inside the CPU span of a layer, the one its args name; core 0 runs one
   // job per offloaded layer, the others at most that (a small layer leaves cores idle).
@@ -117,8 +118,8 @@ TEST_F(TimelineRun, TracksSpansAndNesting) {
     for (const Span& s : t.spans) {
       if (t.processes.at(s.pid) != "core" + std::to_string(c) || s.name != "job") continue;
       ++jobs;
-      EXPECT_GE(s.args["tiles"].as<int>(), 1);
-      const int layer = s.args["layer"].as<int>();
+      EXPECT_GE(s.args.at("tiles").get<int>(), 1);
+      const int layer = s.args.at("layer").get<int>();
       bool inside = false;
       for (const auto& [key, window] : layers)
         if (key.second == layer && s.ts >= window.first - kSlack &&
@@ -137,7 +138,7 @@ TEST_F(TimelineRun, TracksSpansAndNesting) {
   for (const auto& [key, spans] : tracks) {
     std::map<bool, double> end;
     for (const Span* s : spans) {
-      const bool enclosing = s->name == "job" || s->args["op"];
+      const bool enclosing = s->name == "job" || s->args.contains("op");
       if (end.count(enclosing))
         EXPECT_GE(s->ts, end[enclosing] - kSlack)
             << t.threads.at(key) << " " << s->name << " at " << s->ts;
@@ -149,7 +150,7 @@ TEST_F(TimelineRun, TracksSpansAndNesting) {
   int transfers = 0;
   for (const Span& s : t.spans)
     if (t.processes.at(s.pid) == "dma") {
-      EXPECT_GT(s.args["bytes"].as<int>(), 0);
+      EXPECT_GT(s.args.at("bytes").get<int>(), 0);
       ++transfers;
     }
   EXPECT_GT(transfers, 0);
@@ -163,12 +164,13 @@ TEST_F(TimelineRun, LayerRangeBoundsIt) {
   int layer_spans = 0;
   bool core_jobs = false;
   for (const Span& s : t.spans) {
-    if (s.args["op"]) {
+    if (s.args.contains("op")) {
       ++layer_spans;
-      EXPECT_EQ(s.args["layer"].as<int>(), 1);
-      EXPECT_EQ(s.args["invocation"].as<int>(), 0);
+      EXPECT_EQ(s.args.at("layer").get<int>(), 1);
+      EXPECT_EQ(s.args.at("invocation").get<int>(), 0);
     }
-    if (s.args["layer"]) EXPECT_EQ(s.args["layer"].as<int>(), 1) << s.name << " at " << s.ts;
+    if (s.args.contains("layer"))
+      EXPECT_EQ(s.args.at("layer").get<int>(), 1) << s.name << " at " << s.ts;
     core_jobs |= s.name == "job";
   }
   EXPECT_EQ(layer_spans, 1);

@@ -3,7 +3,6 @@
 // inputs exit 2 with one line naming the file and the line.
 
 #include <gtest/gtest.h>
-#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <cmath>
@@ -13,6 +12,7 @@
 #include <sstream>
 
 #include "files.h"
+#include "json_file.h"
 #include "runner.h"
 
 namespace hilsim::test {
@@ -39,63 +39,64 @@ class TraceStatsRun : public ::testing::Test {
                         std::string(HILSIM_SOURCE_DIR) + "/configs/m4.yaml", "--mode", "accel",
                         "--invocations", "3", "--per-invocation", "--vcd", vcd_, "--report",
                         dir_ + "/r.json", "--quiet"}));
-    report_ = YAML::LoadFile(dir_ + "/r.json");
+    report_ = readJsonFile(dir_ + "/r.json");
   }
-  YAML::Node stats(const std::vector<std::string>& extra = {}) {
+  JsonDoc stats(const std::vector<std::string>& extra = {}) {
     std::vector<std::string> args = {"trace-stats", vcd_, "--json"};
     args.insert(args.end(), extra.begin(), extra.end());
     const RunOutcome r = runHilsim(args);
     EXPECT_EQ(r.exit_code, 0) << r.err;
-    return YAML::Load(r.out);
+    return parseJson(r.out);
   }
 
   std::string dir_ = makeTempDir(std::string("trace-stats-") +
                                  ::testing::UnitTest::GetInstance()->current_test_info()->name());
   std::string vcd_ = dir_ + "/t.vcd";
-  YAML::Node report_;
+  JsonDoc report_;
 };
 
 TEST_F(TraceStatsRun, CoreBusyTimeAgreesWithTheReport) {
-  ASSERT_EQ(report_["config"]["cpu"]["clock_mhz"].as<double>(), 400.0);  // trace-stats' default
-  const YAML::Node layers = report_["layers"];
+  ASSERT_EQ(report_.at("config").at("cpu").at("clock_mhz").get<double>(),
+            400.0);  // trace-stats' default
+  const JsonDoc layers = report_.at("layers");
   ASSERT_EQ(layers.size(), 6u);         // two layers, three invocations
   std::map<uint64_t, double> expected;  // core -> busy cycles summed over layers and invocations
-  for (const YAML::Node& layer : layers) {
-    ASSERT_EQ(layer["path"].as<std::string>(), "accel");
-    for (const YAML::Node& c : layer["accel"]["per_core"])
-      expected[c["core"].as<uint64_t>()] += c["busy_cycles"].as<double>();
+  for (const JsonDoc& layer : layers) {
+    ASSERT_EQ(layer.at("path").get<std::string>(), "accel");
+    for (const JsonDoc& c : layer.at("accel").at("per_core"))
+      expected[c.at("core").get<uint64_t>()] += c.at("busy_cycles").get<double>();
   }
-  const YAML::Node hilsim = stats()["hilsim"];
-  ASSERT_TRUE(hilsim.IsMap());
-  ASSERT_EQ(hilsim["per_core"].size(), 4u);
-  for (const YAML::Node& c : hilsim["per_core"]) {
-    const uint64_t core = c["core"].as<uint64_t>();
+  const JsonDoc hilsim = stats().at("hilsim");
+  ASSERT_TRUE(hilsim.is_object());
+  ASSERT_EQ(hilsim.at("per_core").size(), 4u);
+  for (const JsonDoc& c : hilsim.at("per_core")) {
+    const uint64_t core = c.at("core").get<uint64_t>();
     ASSERT_TRUE(expected.count(core)) << core;
-    EXPECT_NEAR(c["busy_cycles"].as<double>(), expected[core], double(layers.size()))
+    EXPECT_NEAR(c.at("busy_cycles").get<double>(), expected[core], double(layers.size()))
         << "core " << core;
   }
 }
 
 TEST_F(TraceStatsRun, OneWindowPerLayerInvocationAsLongAsTheReportSays) {
-  const YAML::Node layers = report_["layers"];
-  const YAML::Node windows = stats()["hilsim"]["windows"];
+  const JsonDoc layers = report_.at("layers");
+  const JsonDoc windows = stats().at("hilsim").at("windows");
   ASSERT_EQ(windows.size(), layers.size());
   for (size_t i = 0; i < layers.size(); ++i) {
-    const YAML::Node w = windows[i], layer = layers[i];
-    EXPECT_EQ(w["layer"].as<uint64_t>(), layer["index"].as<uint64_t>()) << i;
-    EXPECT_EQ(w["invocation"].as<uint64_t>(), i / 2) << i;
-    EXPECT_TRUE(w["complete"].as<bool>()) << i;
-    EXPECT_NEAR(w["cycles"].as<double>(), layer["cycles"].as<double>(), 1.0) << i;
+    const JsonDoc w = windows[i], layer = layers[i];
+    EXPECT_EQ(w.at("layer").get<uint64_t>(), layer.at("index").get<uint64_t>()) << i;
+    EXPECT_EQ(w.at("invocation").get<uint64_t>(), i / 2) << i;
+    EXPECT_TRUE(w.at("complete").get<bool>()) << i;
+    EXPECT_NEAR(w.at("cycles").get<double>(), layer.at("cycles").get<double>(), 1.0) << i;
     std::map<uint64_t, double> busy;
-    for (const YAML::Node& c : layer["accel"]["per_core"])
-      busy[c["core"].as<uint64_t>()] = c["busy_cycles"].as<double>();
-    for (const YAML::Node& c : w["per_core"])
-      EXPECT_NEAR(c["busy_cycles"].as<double>(), busy.at(c["core"].as<uint64_t>()), 1.0)
-          << "window " << i << " core " << c["core"];
+    for (const JsonDoc& c : layer.at("accel").at("per_core"))
+      busy[c.at("core").get<uint64_t>()] = c.at("busy_cycles").get<double>();
+    for (const JsonDoc& c : w.at("per_core"))
+      EXPECT_NEAR(c.at("busy_cycles").get<double>(), busy.at(c.at("core").get<uint64_t>()), 1.0)
+          << "window " << i << " core " << c.at("core");
   }
   // Another host clock scales the cycles.
-  const YAML::Node at800 = stats({"--cpu-mhz", "800"})["hilsim"]["windows"];
-  EXPECT_NEAR(at800[0]["cycles"].as<double>(), 2 * windows[0]["cycles"].as<double>(), 1e-6);
+  const JsonDoc at800 = stats({"--cpu-mhz", "800"}).at("hilsim").at("windows");
+  EXPECT_NEAR(at800[0].at("cycles").get<double>(), 2 * windows[0].at("cycles").get<double>(), 1e-6);
 }
 
 TEST_F(TraceStatsRun, TextReportShowsSignalsWindowsAndCores) {
@@ -123,13 +124,13 @@ TEST_F(TraceStatsRun, GtkwBesideTheTraceNamesEverySignal) {
     }
     traced.insert(line);
   }
-  const YAML::Node signals = stats()["signals"];
+  const JsonDoc signals = stats().at("signals");
   ASSERT_EQ(traced.size(), signals.size()) << gtkw;
-  for (const YAML::Node& s : signals) {
+  for (const JsonDoc& s : signals) {
     // GTKWave names a vector by its name and bit range.
-    const uint64_t width = s["width"].as<uint64_t>();
-    const std::string name =
-        s["name"].as<std::string>() + (width > 1 ? "[" + std::to_string(width - 1) + ":0]" : "");
+    const uint64_t width = s.at("width").get<uint64_t>();
+    const std::string name = s.at("name").get<std::string>() +
+                             (width > 1 ? "[" + std::to_string(width - 1) + ":0]" : "");
     EXPECT_TRUE(traced.count(name)) << name << "\n" << gtkw;
   }
   const std::vector<std::string> expected_groups = {"cpu",     "core0",   "core1",   "core2",

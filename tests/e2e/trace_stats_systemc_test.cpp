@@ -2,13 +2,13 @@
 // a known number of times at known instants. One elaboration per process (own main below).
 
 #include <gtest/gtest.h>
-#include <yaml-cpp/yaml.h>
 
 #include <cstdlib>
 #include <string>
 #include <systemc>
 
 #include "files.h"
+#include "json_file.h"
 #include "runner.h"
 
 extern "C" int sc_main(int, char**) {
@@ -59,9 +59,9 @@ TEST(TraceStatsSystemC, CountsTheChangesOfEverySignal) {
 
   const RunOutcome r = runHilsim({"trace-stats", dir + "/foreign.vcd", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const YAML::Node stats = YAML::Load(r.out);
-  EXPECT_TRUE(stats["hilsim"].IsNull());
-  EXPECT_EQ(stats["timescale"]["text"].as<std::string>(), "1 ns");
+  const JsonDoc stats = parseJson(r.out);
+  EXPECT_TRUE(stats.at("hilsim").is_null());
+  EXPECT_EQ(stats.at("timescale").at("text").get<std::string>(), "1 ns");
   struct Expected {
     std::string name;
     uint64_t width;
@@ -73,33 +73,33 @@ TEST(TraceStatsSystemC, CountsTheChangesOfEverySignal) {
                                {"count", 8, 5, 50, 6},
                                {"level", 32, 3, 50, 4},
                                {"ratio", 0, 4, 40, 5}};
-  ASSERT_EQ(stats["signals"].size(), 4u) << r.out;
+  ASSERT_EQ(stats.at("signals").size(), 4u) << r.out;
   for (const Expected& e : expected) {
-    YAML::Node signal;
-    for (const YAML::Node& s : stats["signals"]) {
-      const std::string name = s["name"].as<std::string>();
+    JsonDoc signal;
+    for (const JsonDoc& s : stats.at("signals")) {
+      const std::string name = s.at("name").get<std::string>();
       if (name.size() >= e.name.size() &&
           name.compare(name.size() - e.name.size(), e.name.size(), e.name) == 0)
         signal = s;
     }
-    ASSERT_TRUE(signal) << e.name << " missing in\n" << r.out;
+    ASSERT_FALSE(signal.is_null()) << e.name << " missing in\n" << r.out;
     if (e.width) {
-      EXPECT_EQ(signal["width"].as<uint64_t>(), e.width) << e.name;
+      EXPECT_EQ(signal.at("width").get<uint64_t>(), e.width) << e.name;
     }
-    EXPECT_EQ(signal["changes"].as<uint64_t>(), e.changes) << e.name;
-    EXPECT_EQ(signal["first_change"].as<uint64_t>(), 10u) << e.name;
-    EXPECT_EQ(signal["last_change"].as<uint64_t>(), e.last_change) << e.name;
-    EXPECT_EQ(signal["distinct_values"].as<uint64_t>(0), e.distinct) << e.name;
+    EXPECT_EQ(signal.at("changes").get<uint64_t>(), e.changes) << e.name;
+    EXPECT_EQ(signal.at("first_change").get<uint64_t>(), 10u) << e.name;
+    EXPECT_EQ(signal.at("last_change").get<uint64_t>(), e.last_change) << e.name;
+    EXPECT_EQ(signal.value("distinct_values", uint64_t{0}), e.distinct) << e.name;
   }
   // SystemC stamps the end of the simulation (100 ns) when it closes the file; `flag` is 1 in
   // [10, 20), [30, 40) and [50, 100).
-  EXPECT_EQ(stats["end_time"].as<uint64_t>(), 100u);
-  for (const YAML::Node& s : stats["signals"]) {
-    if (s["name"].as<std::string>().find("flag") != std::string::npos) {
-      EXPECT_EQ(s["time_high"].as<uint64_t>(), 70u);
+  EXPECT_EQ(stats.at("end_time").get<uint64_t>(), 100u);
+  for (const JsonDoc& s : stats.at("signals")) {
+    if (s.at("name").get<std::string>().find("flag") != std::string::npos) {
+      EXPECT_EQ(s.at("time_high").get<uint64_t>(), 70u);
     }
   }
-  EXPECT_EQ(stats["total_changes"].as<uint64_t>(), 5u + 5u + 3u + 4u);
+  EXPECT_EQ(stats.at("total_changes").get<uint64_t>(), 5u + 5u + 3u + 4u);
 }
 
 }  // namespace

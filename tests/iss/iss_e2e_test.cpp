@@ -4,10 +4,10 @@
 
 #include <gtest/gtest.h>
 
-#include <regex>
 #include <string>
 #include <vector>
 
+#include "json_file.h"
 #include "runner.h"
 
 namespace hilsim::test {
@@ -54,13 +54,9 @@ Counts counts(const Core& core, const std::string& entry, std::vector<std::strin
   if (!has_sram) extra.insert(extra.begin(), {"--set", "cpu.sram_wait_states=0"});
   const RunOutcome out = cpuRun(core, entry, extra);
   EXPECT_EQ(out.exit_code, 0) << out.command << "\n" << out.err;
-  std::smatch m;
-  const std::regex json(R"(\{"cycles": (\d+), "instructions": (\d+)\})");
-  if (!std::regex_search(out.out, m, json)) {
-    ADD_FAILURE() << out.command << ": no JSON in '" << out.out << "'";
-    return {};
-  }
-  return {std::stoull(m[1]), std::stoull(m[2])};
+  if (out.exit_code != 0) return {};
+  const JsonDoc json = parseJson(out.out, out.command);
+  return {json.at("cycles").get<uint64_t>(), json.at("instructions").get<uint64_t>()};
 }
 
 uint64_t cycles(const Core& core, const std::string& entry, std::vector<std::string> extra = {}) {

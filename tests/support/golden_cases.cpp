@@ -1,13 +1,14 @@
 #include "golden_cases.h"
-
-#include <yaml-cpp/yaml.h>
+#include "json_file.h"
 
 #include <filesystem>
 #include <stdexcept>
 
 namespace hilsim::test {
 
-std::string sharedDir() { return HILSIM_SHARED_DIR; }
+std::string sharedDir() {
+  return HILSIM_SHARED_DIR;
+}
 
 const std::vector<GoldenCase>& goldenCases() {
   static const std::vector<GoldenCase> cases = [] {
@@ -16,18 +17,17 @@ const std::vector<GoldenCase>& goldenCases() {
     if (!fs::exists(root / "index.json"))
       throw std::runtime_error("golden cases missing: " + (root / "index.json").string());
     std::vector<GoldenCase> out;
-    // index.json is JSON, which yaml-cpp reads as YAML.
-    for (const YAML::Node& entry : YAML::LoadFile((root / "index.json").string())) {
+    for (const JsonDoc& entry : readJsonFile((root / "index.json").string())) {
       GoldenCase c;
-      c.name = entry["case"].as<std::string>();
+      c.name = entry.at("case").get<std::string>();
       c.dir = (root / c.name).string();
       c.model = (root / c.name / "model.tflite").string();
-      const YAML::Node meta = YAML::LoadFile((root / c.name / "meta.json").string());
-      for (const YAML::Node& v : meta["vectors"]) {
+      const JsonDoc meta = readJsonFile((root / c.name / "meta.json").string());
+      for (const JsonDoc& v : meta.at("vectors")) {
         GoldenVector gv;
-        gv.input = (root / c.name / v["input"].as<std::string>()).string();
-        gv.expected = (root / c.name / v["expected"].as<std::string>()).string();
-        if (v["frames"]) gv.frames = v["frames"].as<int>();
+        gv.input = (root / c.name / v.at("input").get<std::string>()).string();
+        gv.expected = (root / c.name / v.at("expected").get<std::string>()).string();
+        if (v.contains("frames")) gv.frames = v.at("frames").get<int>();
         c.vectors.push_back(gv);
       }
       out.push_back(std::move(c));

@@ -1,26 +1,37 @@
 #pragma once
-// A small command-line parser: --flag, --option VALUE (or --option=VALUE), repeatable options and
-// positionals. Unknown flags, missing values and stray arguments throw hilsim::UsageError.
+// The options of one hilsim command, parsed by CLI11: --flag, --option VALUE (or --option=VALUE;
+// given twice, the last counts), options repeated to collect values, positionals, -h/--help. Values
+// stay text, which each command checks (hilsim/base/parse.h). Unknown options, stray arguments and
+// options without their value throw hilsim::UsageError naming the command.
 
-#include <cstdint>
-#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "hilsim/base/parse.h"
 
+namespace CLI {
+class App;
+}
+
 namespace hilsim::cli {
 
 class ArgParser {
  public:
+  // `summary` heads the command's --help.
   ArgParser(std::string command, std::string summary);
+  ~ArgParser();
+  ArgParser(const ArgParser&) = delete;
+  ArgParser& operator=(const ArgParser&) = delete;
 
+  // The help texts may span lines ("\n"); --help indents the continuations.
   void flag(const std::string& name, bool* target, const std::string& help);
   void option(const std::string& name, std::string* target, const std::string& metavar,
               const std::string& help);
   void option(const std::string& name, std::optional<std::string>* target,
               const std::string& metavar, const std::string& help);
+  // Each occurrence adds one value.
   void repeated(const std::string& name, std::vector<std::string>* target,
                 const std::string& metavar, const std::string& help);
   void positional(const std::string& name, std::string* target, bool required,
@@ -31,24 +42,11 @@ class ArgParser {
   std::string help() const;
 
  private:
-  struct Option {
-    std::string name;
-    std::string metavar;  // empty for flags
-    std::string help;
-    std::function<void(const std::string&)> set;
-  };
-  struct Positional {
-    std::string name;
-    std::string* target;
-    bool required;
-    std::string help;
-  };
-  const Option* findOption(const std::string& name) const;
+  // Throws UsageError for the first argument CLI11 left over: an unknown option or a stray one.
+  void rejectLeftovers() const;
 
   std::string command_;
-  std::string summary_;
-  std::vector<Option> options_;
-  std::vector<Positional> positionals_;
+  std::unique_ptr<CLI::App> app_;
 };
 
 }  // namespace hilsim::cli

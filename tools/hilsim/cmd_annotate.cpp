@@ -26,7 +26,7 @@ int annotateCommand(int argc, char** argv, int first) {
   args.option("--out", &out, "out.tflite", "annotated model to write (required)");
   args.option("--carrier", &carrier, "custom_options|metadata",
               "where the plans go: operator custom_options (default) or Model.metadata, which\n"
-              "      stock TensorFlow Lite Micro ignores");
+              "stock TensorFlow Lite Micro ignores");
   args.option("--policy", &policy, "auto|all|none",
               "offload where it pays (default), every layer, or none");
   args.flag("--quiet", &quiet, "do not print the per-layer summary");

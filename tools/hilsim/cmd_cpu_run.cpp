@@ -4,6 +4,7 @@
 
 #include "args.h"
 #include "commands.h"
+#include "hilsim/base/json.h"
 #include "hilsim/config/loader.h"
 #include "hilsim/errors.h"
 #include "hilsim/iss/cpu.h"
@@ -116,7 +117,8 @@ int cpuRunCommand(int argc, char** argv, int first) {
       throw SimulationError("cpu-run: " + entry + ": pc " + hex(r.pc) + ": stopped");
   }
   if (json) {
-    std::cout << "{\"cycles\": " << r.cycles << ", \"instructions\": " << r.instructions << "}\n";
+    const Json result = {{"cycles", r.cycles}, {"instructions", r.instructions}};
+    std::cout << formatJson(result, JsonLayout{0}) << "\n";
   } else {
     std::cout << "cycles " << r.cycles << "\ninstructions " << r.instructions << "\nreturn "
               << hex(r.return_value) << "\n";

@@ -5,7 +5,6 @@
 #include "commands.h"
 #include "hilsim/annotate/model_view.h"
 #include "hilsim/errors.h"
-#include "hilsim/report/json.h"
 #include "hilsim/rt/interpreter.h"
 
 namespace hilsim::cli {

@@ -23,10 +23,10 @@ int sweepCommand(int argc, char** argv, int first) {
   args.option("--out", &out, "DIR", "output directory (default: out/<spec name>)");
   args.option("--emit-jobs", &emit, "FILE",
               "write one command per unfinished point (for GNU parallel or a Slurm array)\n"
-              "      instead of running them");
+              "instead of running them");
   args.option("--collect", &collect, "DIR",
               "merge the points finished in DIR (e.g. by --emit-jobs commands) into\n"
-              "      results.csv and plots");
+              "results.csv and plots");
   if (!args.parse(argc, argv, first)) return 0;
 
   if (collect) {

@@ -5,16 +5,19 @@
 #include "hilsim/report/collector.h"
 
 #include <gtest/gtest.h>
-#include <yaml-cpp/yaml.h>
 
 #include <algorithm>
 #include <map>
 #include <sstream>
 
 #include "hilsim/report/report.h"
+#include "json_file.h"
 
 namespace hilsim::report {
 namespace {
+
+using test::JsonDoc;
+using test::parseJson;
 
 constexpr uint32_t kInvocations = 7;
 constexpr int kLayers = 4;
@@ -171,25 +174,25 @@ TEST(LayerCollector, ReportIsTheSameWithAndWithoutEveryInvocation) {
   EXPECT_EQ(a.totals().cycles, (cycles + kInvocations / 2) / kInvocations);
 
   // JSON: `layers` holds the kept records; `layer_stats` the same figures either way.
-  const YAML::Node ja = YAML::Load(reportJson(a)), jb = YAML::Load(reportJson(b));
-  EXPECT_EQ(ja["layers"].size(), static_cast<size_t>(kLayers));
-  EXPECT_EQ(jb["layers"].size(), records.size());
-  ASSERT_EQ(ja["layer_stats"].size(), static_cast<size_t>(kLayers));
+  const JsonDoc ja = parseJson(reportJson(a)), jb = parseJson(reportJson(b));
+  EXPECT_EQ(ja.at("layers").size(), static_cast<size_t>(kLayers));
+  EXPECT_EQ(jb.at("layers").size(), records.size());
+  ASSERT_EQ(ja.at("layer_stats").size(), static_cast<size_t>(kLayers));
   for (size_t i = 0; i < static_cast<size_t>(kLayers); ++i) {
-    const YAML::Node s = ja["layer_stats"][i];
-    EXPECT_EQ(YAML::Dump(s), YAML::Dump(jb["layer_stats"][i]));
+    const JsonDoc s = ja.at("layer_stats")[i];
+    EXPECT_EQ(s, jb.at("layer_stats")[i]);
     uint64_t sum = 0, min = UINT64_MAX, max = 0;
-    for (const YAML::Node& l : jb["layers"])
-      if (l["index"].as<size_t>() == i) {
-        sum += l["cycles"].as<uint64_t>();
-        min = std::min(min, l["cycles"].as<uint64_t>());
-        max = std::max(max, l["cycles"].as<uint64_t>());
+    for (const JsonDoc& l : jb.at("layers"))
+      if (l.at("index").get<size_t>() == i) {
+        sum += l.at("cycles").get<uint64_t>();
+        min = std::min(min, l.at("cycles").get<uint64_t>());
+        max = std::max(max, l.at("cycles").get<uint64_t>());
       }
-    EXPECT_EQ(s["invocations"].as<uint32_t>(), kInvocations);
-    EXPECT_EQ(s["cycles"]["sum"].as<uint64_t>(), sum);
-    EXPECT_EQ(s["cycles"]["min"].as<uint64_t>(), min);
-    EXPECT_EQ(s["cycles"]["max"].as<uint64_t>(), max);
-    EXPECT_EQ(s["cycles"]["mean"].as<uint64_t>(), (sum + kInvocations / 2) / kInvocations);
+    EXPECT_EQ(s.at("invocations").get<uint32_t>(), kInvocations);
+    EXPECT_EQ(s.at("cycles").at("sum").get<uint64_t>(), sum);
+    EXPECT_EQ(s.at("cycles").at("min").get<uint64_t>(), min);
+    EXPECT_EQ(s.at("cycles").at("max").get<uint64_t>(), max);
+    EXPECT_EQ(s.at("cycles").at("mean").get<uint64_t>(), (sum + kInvocations / 2) / kInvocations);
   }
   // CSV: one row per kept record (and the header).
   const std::string csv_a = reportCsv(a);

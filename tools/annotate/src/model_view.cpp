@@ -4,14 +4,11 @@
 #include <sstream>
 
 #include "hilsim/annotate/annotate.h"
+#include "hilsim/base/json.h"
 #include "hilsim/errors.h"
-#include "hilsim/report/json.h"
 #include "hilsim/rt/interpreter.h"
 
 namespace hilsim::annotate {
-
-using report::jsonNumber;
-using report::JsonWriter;
 namespace {
 
 std::string activationName(tflite::ActivationFunctionType a) {
@@ -166,7 +163,7 @@ std::string modelViewText(const ModelView& v) {
   for (const TensorView& t : v.tensors) {
     std::string quant;
     if (t.scales.size() == 1)
-      quant = "scale " + jsonNumber(t.scales[0]) + " zp " +
+      quant = "scale " + tenDigits(t.scales[0]) + " zp " +
               (t.zero_points.empty() ? "0" : std::to_string(t.zero_points[0]));
     else if (t.scales.size() > 1)
       quant = std::to_string(t.scales.size()) + " scales along dim " +
@@ -204,60 +201,54 @@ std::string modelViewText(const ModelView& v) {
 }
 
 std::string modelViewJson(const ModelView& v) {
-  JsonWriter j;
-  auto ints = [&j](const std::vector<int32_t>& values) {
-    j.beginArray();
-    for (int32_t x : values) j.value(static_cast<int64_t>(x));
-    j.endArray();
-  };
-  j.beginObject();
-  j.key("path").value(v.path).key("bytes").value(v.bytes).key("version").value(v.version);
-  j.key("description").value(v.description);
-  j.key("subgraphs").value(static_cast<uint64_t>(v.subgraphs));
-  j.key("inputs");
-  ints(v.inputs);
-  j.key("outputs");
-  ints(v.outputs);
-  j.key("tensors").beginArray();
+  Json doc;
+  doc["path"] = v.path;
+  doc["bytes"] = v.bytes;
+  doc["version"] = v.version;
+  doc["description"] = v.description;
+  doc["subgraphs"] = v.subgraphs;
+  doc["inputs"] = v.inputs;
+  doc["outputs"] = v.outputs;
+  Json& tensors = doc["tensors"] = Json::array();
   for (const TensorView& t : v.tensors) {
-    j.beginObject().key("index").value(t.index).key("name").value(t.name).key("type").value(t.type);
-    j.key("shape");
-    ints(t.shape);
-    j.key("scales").beginArray();
-    for (float s : t.scales) j.value(static_cast<double>(s));
-    j.endArray().key("zero_points").beginArray();
-    for (int64_t z : t.zero_points) j.value(z);
-    j.endArray();
-    j.key("quantized_dimension").value(t.quantized_dimension);
-    j.key("buffer").value(t.buffer).key("data_bytes").value(t.data_bytes);
-    j.key("is_variable").value(t.is_variable).endObject();
+    Json tensor;
+    tensor["index"] = t.index;
+    tensor["name"] = t.name;
+    tensor["type"] = t.type;
+    tensor["shape"] = t.shape;
+    tensor["scales"] = t.scales;
+    tensor["zero_points"] = t.zero_points;
+    tensor["quantized_dimension"] = t.quantized_dimension;
+    tensor["buffer"] = t.buffer;
+    tensor["data_bytes"] = t.data_bytes;
+    tensor["is_variable"] = t.is_variable;
+    tensors.push_back(std::move(tensor));
   }
-  j.endArray();
-  j.key("operators").beginArray();
+  Json& operators = doc["operators"] = Json::array();
   for (const OperatorView& o : v.operators) {
-    j.beginObject().key("index").value(o.index).key("op").value(o.op);
-    j.key("inputs");
-    ints(o.inputs);
-    j.key("outputs");
-    ints(o.outputs);
-    j.key("options").value(o.options).key("custom_options_bytes").value(o.custom_options_bytes);
-    j.key("annotation").value(o.annotation);
-    j.key("supported").value(o.supported).key("macs").value(o.macs).endObject();
+    Json op;
+    op["index"] = o.index;
+    op["op"] = o.op;
+    op["inputs"] = o.inputs;
+    op["outputs"] = o.outputs;
+    op["options"] = o.options;
+    op["custom_options_bytes"] = o.custom_options_bytes;
+    op["annotation"] = o.annotation;
+    op["supported"] = o.supported;
+    op["macs"] = o.macs;
+    operators.push_back(std::move(op));
   }
-  j.endArray();
-  j.key("metadata").beginArray();
+  Json& metadata = doc["metadata"] = Json::array();
   for (const auto& [name, bytes] : v.metadata)
-    j.beginObject().key("name").value(name).key("bytes").value(bytes).endObject();
-  j.endArray();
-  j.key("annotated_operators").value(v.annotated);
-  j.key("invalid_annotations").value(v.invalid_annotations);
-  j.key("unsupported").beginArray();
-  for (const std::string& u : v.unsupported) j.value(u);
-  j.endArray();
-  j.key("runnable").value(v.runnable).key("status").value(v.run_status);
-  j.key("arena_bytes").value(v.arena_bytes).key("macs").value(v.macs);
-  j.endObject();
-  return j.str();
+    metadata.push_back({{"name", name}, {"bytes", bytes}});
+  doc["annotated_operators"] = v.annotated;
+  doc["invalid_annotations"] = v.invalid_annotations;
+  doc["unsupported"] = v.unsupported;
+  doc["runnable"] = v.runnable;
+  doc["status"] = v.run_status;
+  doc["arena_bytes"] = v.arena_bytes;
+  doc["macs"] = v.macs;
+  return formatJson(doc) + "\n";
 }
 
 }  // namespace hilsim::annotate

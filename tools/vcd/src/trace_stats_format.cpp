@@ -4,13 +4,11 @@
 #include <cstdio>
 #include <sstream>
 
-#include "hilsim/report/json.h"
+#include "hilsim/base/json.h"
 #include "hilsim/vcd/trace_stats.h"
 
 namespace hilsim::vcd {
 
-using report::jsonNumber;
-using report::JsonWriter;
 namespace {
 
 std::string printf1(const char* format, double v) {
@@ -129,80 +127,69 @@ void hilsimText(std::ostream& out, const TraceStats& st, double cpu_mhz) {
   out << table(rows);
 }
 
-void optionalTime(JsonWriter& json, const std::string& key, const std::optional<uint64_t>& t) {
-  json.key(key);
-  if (t)
-    json.value(*t);
-  else
-    json.null();
+Json optionalTime(const std::optional<uint64_t>& t) {
+  return t ? Json(*t) : Json(nullptr);
 }
 
-void busyJson(JsonWriter& json, const vcd::Timescale& ts, uint32_t core, uint64_t busy,
-              uint64_t span, double cpu_mhz) {
-  json.beginObject();
-  json.key("core").value(core);
-  json.key("busy_time").value(busy);
-  json.key("busy_cycles").raw(jsonNumber(cycles(ts, busy, cpu_mhz)));
-  json.key("busy_fraction").raw(jsonNumber(fraction(busy, span)));
-  json.endObject();
+Json busyJson(const vcd::Timescale& ts, uint32_t core, uint64_t busy, uint64_t span,
+              double cpu_mhz) {
+  return {{"core", core},
+          {"busy_time", busy},
+          {"busy_cycles", cycles(ts, busy, cpu_mhz)},
+          {"busy_fraction", fraction(busy, span)}};
 }
 
-void hilsimJson(JsonWriter& json, const TraceStats& st, double cpu_mhz) {
+Json hilsimJson(const TraceStats& st, double cpu_mhz) {
   const HilsimStats& h = *st.hilsim;
   const vcd::Timescale& ts = st.timescale;
-  json.beginObject();
-  json.key("cpu_mhz").raw(jsonNumber(cpu_mhz));
-  json.key("cores").beginArray();
-  for (uint32_t c : h.cores) json.value(c);
-  json.endArray();
-  json.key("windows").beginArray();
+  Json hilsim;
+  hilsim["cpu_mhz"] = cpu_mhz;
+  hilsim["cores"] = h.cores;
+  Json& windows = hilsim["windows"] = Json::array();
   for (const LayerWindow& w : h.windows) {
     const uint64_t span = w.end - w.start;
-    json.beginObject();
-    json.key("layer").value(w.layer);
-    json.key("invocation").value(w.invocation);
-    json.key("start_time").value(w.start);
-    json.key("end_time").value(w.end);
-    json.key("duration").value(span);
-    json.key("cycles").raw(jsonNumber(cycles(ts, span, cpu_mhz)));
-    json.key("complete").value(w.complete);
-    json.key("per_core").beginArray();
+    Json window;
+    window["layer"] = w.layer;
+    window["invocation"] = w.invocation;
+    window["start_time"] = w.start;
+    window["end_time"] = w.end;
+    window["duration"] = span;
+    window["cycles"] = cycles(ts, span, cpu_mhz);
+    window["complete"] = w.complete;
+    Json& per_core = window["per_core"] = Json::array();
     for (size_t i = 0; i < h.cores.size(); ++i)
-      busyJson(json, ts, h.cores[i], w.core_busy[i], span, cpu_mhz);
-    json.endArray();
-    json.endObject();
+      per_core.push_back(busyJson(ts, h.cores[i], w.core_busy[i], span, cpu_mhz));
+    windows.push_back(std::move(window));
   }
-  json.endArray();
-  json.key("per_core").beginArray();
+  Json& per_core = hilsim["per_core"] = Json::array();
   const uint64_t span = st.end_time - st.start_time;
   for (size_t i = 0; i < h.cores.size(); ++i)
-    busyJson(json, ts, h.cores[i], h.core_busy[i], span, cpu_mhz);
-  json.endArray();
-  json.endObject();
+    per_core.push_back(busyJson(ts, h.cores[i], h.core_busy[i], span, cpu_mhz));
+  return hilsim;
 }
 
-void signalJson(JsonWriter& json, const SignalStats& s, uint64_t span) {
-  json.beginObject();
-  json.key("name").value(s.name);
-  json.key("range").value(s.range);
-  json.key("type").value(s.type);
-  json.key("code").value(s.code);
-  json.key("width").value(s.width);
-  json.key("changes").value(s.changes);
-  optionalTime(json, "first_change", s.first_change);
-  optionalTime(json, "last_change", s.last_change);
-  json.key("time_known").value(s.time_known);
-  json.key("known_fraction").raw(jsonNumber(fraction(s.time_known, span)));
+Json signalJson(const SignalStats& s, uint64_t span) {
+  Json signal;
+  signal["name"] = s.name;
+  signal["range"] = s.range;
+  signal["type"] = s.type;
+  signal["code"] = s.code;
+  signal["width"] = s.width;
+  signal["changes"] = s.changes;
+  signal["first_change"] = optionalTime(s.first_change);
+  signal["last_change"] = optionalTime(s.last_change);
+  signal["time_known"] = s.time_known;
+  signal["known_fraction"] = fraction(s.time_known, span);
   if (s.width == 1 && !s.real) {
-    json.key("time_high").value(s.time_nonzero);
-    json.key("high_fraction").raw(jsonNumber(fraction(s.time_nonzero, span)));
+    signal["time_high"] = s.time_nonzero;
+    signal["high_fraction"] = fraction(s.time_nonzero, span);
   } else {
-    json.key("time_nonzero").value(s.time_nonzero);
-    json.key("nonzero_fraction").raw(jsonNumber(fraction(s.time_nonzero, span)));
-    json.key("distinct_values").value(s.distinct_values);
-    json.key("distinct_values_exact").value(s.distinct_exact);
+    signal["time_nonzero"] = s.time_nonzero;
+    signal["nonzero_fraction"] = fraction(s.time_nonzero, span);
+    signal["distinct_values"] = s.distinct_values;
+    signal["distinct_values_exact"] = s.distinct_exact;
   }
-  json.endObject();
+  return signal;
 }
 
 }  // namespace
@@ -221,31 +208,22 @@ std::string traceStatsText(const TraceStats& st, double cpu_mhz) {
 }
 
 std::string traceStatsJson(const TraceStats& st, double cpu_mhz) {
-  JsonWriter json;
   const uint64_t span = st.end_time - st.start_time;
-  json.beginObject();
-  json.key("file").value(st.file);
-  json.key("version").value(st.version);
-  json.key("date").value(st.date);
-  json.key("timescale").beginObject();
-  json.key("text").value(st.timescale.text());
-  json.key("seconds").raw(jsonNumber(st.timescale.seconds()));
-  json.key("given").value(st.timescale.given);
-  json.endObject();
-  json.key("start_time").value(st.start_time);
-  json.key("end_time").value(st.end_time);
-  json.key("duration_seconds").raw(jsonNumber(static_cast<double>(span) * st.timescale.seconds()));
-  json.key("total_changes").value(st.total_changes);
-  json.key("signals").beginArray();
-  for (const SignalStats& s : st.signals) signalJson(json, s, span);
-  json.endArray();
-  json.key("hilsim");
-  if (st.hilsim)
-    hilsimJson(json, st, cpu_mhz);
-  else
-    json.null();
-  json.endObject();
-  return json.str();
+  Json doc;
+  doc["file"] = st.file;
+  doc["version"] = st.version;
+  doc["date"] = st.date;
+  doc["timescale"] = {{"text", st.timescale.text()},
+                      {"seconds", st.timescale.seconds()},
+                      {"given", st.timescale.given}};
+  doc["start_time"] = st.start_time;
+  doc["end_time"] = st.end_time;
+  doc["duration_seconds"] = static_cast<double>(span) * st.timescale.seconds();
+  doc["total_changes"] = st.total_changes;
+  Json& signals = doc["signals"] = Json::array();
+  for (const SignalStats& s : st.signals) signals.push_back(signalJson(s, span));
+  doc["hilsim"] = st.hilsim ? hilsimJson(st, cpu_mhz) : Json(nullptr);
+  return formatJson(doc) + "\n";
 }
 
 }  // namespace hilsim::vcd

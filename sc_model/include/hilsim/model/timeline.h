@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "hilsim/base/json.h"
 #include "hilsim/model/tracer.h"
 
 namespace hilsim::model {
@@ -51,20 +52,18 @@ class Timeline final : public TraceSink {
   struct Open {  // a span begun and not yet ended
     uint64_t begin_ps = 0;
     std::string name;
-    std::string args;  // JSON members, without braces
+    Json args;  // an object
   };
-  // A JSON object's members: "k": v pairs, values already JSON.
-  using Args = std::vector<std::pair<std::string, std::string>>;
 
   Track track(const std::string& process, int pid, const std::string& thread, int tid);
   Track coreTrack(const std::string& scope);  // "core2"
   Track dmaTrack(const std::string& scope);   // "dma.ch1"
   void span(const Track& track, const std::string& name, uint64_t begin_ps, uint64_t end_ps,
-            const std::string& args);
+            Json args);
   void close(const Track& track, std::optional<Open>& open, uint64_t end_ps);
-  void event(const std::string& json);
+  void event(const Json& event);
   bool inWindow(uint64_t begin_ps) const;
-  std::string layerArg() const;
+  Json layerArg() const;  // {"layer": N}, or {} before the first layer
 
   std::string path_;
   std::string tmp_;

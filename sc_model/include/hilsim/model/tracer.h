@@ -8,11 +8,11 @@
 
 #include <cstdint>
 #include <cstdio>
-#include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <systemc>
+#include <utility>
 #include <vector>
 
 namespace hilsim::model {
@@ -69,12 +69,8 @@ class Tracer {
 
   // Writes the changes still buffered and renames the VCD to its path. Throws InputError.
   void finish();
-  // Writes a GTKWave save file for the trace written to `vcd_path` (traces/README.md "GTKWave"):
-  // the trace referenced by its file name, the view zoomed to the whole trace (or its window),
-  // the signals grouped by scope, multi-bit signals in decimal, enumerations (cpu.state, the
-  // cores' phase, bus.owner) named through translate filter files written beside it
-  // (t.gtkw -> t.cpu_state.filter, ...). Atomic like finish(). Throws InputError.
-  void writeGtkw(const std::string& gtkw_path, const std::string& vcd_path) const;
+  // The time the trace covers, in ps: its window, or 0 to its last change.
+  std::pair<uint64_t, uint64_t> timeRange() const;
 
   // Changes recorded for the VCD so far.
   uint64_t changes() const { return recorded_; }
@@ -91,19 +87,6 @@ class Tracer {
 
  private:
   void writeScopes(std::ostream& out) const;
-
-  struct GtkwFilter {
-    int index;         // GTKWave's filter number, from 1
-    std::string path;  // absolute
-    std::string text;  // "value name" lines
-    std::function<bool(const SignalInfo&)> applies;
-  };
-  std::vector<GtkwFilter> gtkwFilters(const std::string& gtkw_path) const;
-  // The time the trace covers, in ps: its window, or 0 to the last change.
-  std::pair<uint64_t, uint64_t> timeRange() const;
-  // Writes `text` to `path` through a temporary file; throws InputError naming `what`.
-  static void writeText(const std::string& path, const std::string& text, const std::string& what);
-
   struct Change {
     uint64_t time_ps;
     uint64_t seq;

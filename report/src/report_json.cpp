@@ -1,0 +1,189 @@
+// The report as JSON (--report): README.md "The per-layer report".
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+#include "hilsim/base/json.h"
+#include "hilsim/config/loader.h"
+#include "hilsim/report/report.h"
+#include "hilsim/rt/model.h"
+
+namespace hilsim::report {
+namespace {
+
+template <class T>
+Json orNull(const std::optional<T>& value) {
+  return value ? Json(*value) : Json(nullptr);
+}
+
+// The resolved config as nested objects following the dotted keys.
+Json configJson(const std::vector<config::ConfigEntry>& entries) {
+  Json out = Json::object();
+  for (const config::ConfigEntry& e : entries) {
+    Json* at = &out;
+    std::stringstream parts(e.key);
+    std::string part, next;
+    std::getline(parts, part, '.');
+    while (std::getline(parts, next, '.')) {
+      at = &(*at)[part];
+      part = next;
+    }
+    // Other kinds are YAML scalars that read as JSON: integers, numbers, true and false.
+    (*at)[part] =
+        e.kind == config::ConfigEntry::Kind::kString ? Json(e.value) : Json::parse(e.value);
+  }
+  return out;
+}
+
+Json layerJson(const rt::LayerRecord& r, const config::HardwareConfig& config) {
+  Json layer;
+  layer["invocation"] = r.invocation;
+  layer["index"] = r.index;
+  layer["op"] = rt::opName(r.op);
+  layer["name"] = r.name;
+  Json& shape = layer["shape"] = Json::object();
+  if (r.conv) {
+    const rt::ConvShape& c = *r.conv;
+    shape["input"] = c.input;
+    shape["filter"] = c.filter;
+    shape["output"] = c.output;
+    shape["stride"] = {c.stride_h, c.stride_w};
+    shape["dilation"] = {c.dilation_h, c.dilation_w};
+    shape["padding"] = c.padding;
+    shape["pad"] = {c.pad_top, c.pad_left};
+    if (c.depth_multiplier) shape["depth_multiplier"] = c.depth_multiplier;
+    shape["m"] = c.gemm.rows;
+    shape["k"] = c.gemm.k;
+    shape["n"] = c.gemm.n;
+  } else if (r.gemm) {
+    shape["rows"] = r.gemm->rows;
+    shape["k"] = r.gemm->k;
+    shape["n"] = r.gemm->n;
+  } else {
+    shape["inputs"] = r.input_shapes;
+    shape["outputs"] = r.output_shapes;
+  }
+  layer["macs"] = r.macs;
+  layer["path"] = rt::pathName(r.path);
+  layer["reason"] = r.reason;
+  layer["cycles"] = r.cycles;
+  layer["ref_cycles"] = r.ref_cycles;
+  layer["ref_cycles_source"] =
+      r.ref_cycles_source == rt::RefCyclesSource::kExecuted ? "iss" : "cost";
+  if (r.accel) {
+    const rt::AccelBreakdown& a = *r.accel;
+    Json& accel = layer["accel"];
+    accel["fixed_cycles"] = a.fixed_cycles;
+    accel["variable_cycles"] = a.variable_cycles;
+    accel["upload_cycles"] = a.upload_cycles;
+    accel["dma_in_cycles"] = a.dma_in_cycles;
+    accel["compute_cycles"] = a.compute_cycles;
+    accel["dma_out_cycles"] = a.dma_out_cycles;
+    accel["sync_cycles"] = a.sync_cycles;
+    accel["bus_stall_cycles"] = a.bus_stall_cycles;
+    accel["bytes_moved"] = a.bytes_moved;
+    accel["driver_cycles"] = a.driver_cycles;
+    accel["driver_instructions"] = orNull(a.driver_instructions);
+    Json& per_core = accel["per_core"] = Json::array();
+    for (const rt::CoreBusy& c : a.per_core)
+      per_core.push_back(
+          {{"core", c.core}, {"busy_cycles", c.busy_cycles}, {"utilization", c.utilization}});
+    const IdleCores idle = idleCores(r, config);
+    accel["idle_cores"] = idle.cores;
+    accel["idle_reason"] = idle.cores.empty() ? Json(nullptr) : Json(idle.why);
+    accel["mac_utilization"] = a.mac_utilization;
+    accel["predicted_cycles"] = a.predicted_cycles;
+  }
+  layer["break_even_macs"] = orNull(r.break_even_macs);
+  return layer;
+}
+
+Json totalsJson(const Totals& t) {
+  Json totals;
+  totals["cycles"] = t.cycles;
+  totals["accel_cycles"] = t.accel_cycles;
+  totals["cpu_cycles"] = t.cpu_cycles;
+  totals["ref_cycles"] = t.ref_cycles;
+  totals["seconds"] = t.seconds;
+  totals["macs"] = t.macs;
+  totals["speedup_over_ref"] =
+      t.cycles ? static_cast<double>(t.ref_cycles) / static_cast<double>(t.cycles) : 0.0;
+  return totals;
+}
+
+// Sum, extremes and mean (rounded to the nearest) of one figure over a layer's invocations.
+Json spreadJson(uint64_t sum, uint64_t min, uint64_t max, uint32_t count) {
+  const uint64_t n = std::max<uint32_t>(count, 1);
+  return {{"sum", sum}, {"min", min}, {"max", max}, {"mean", (sum + n / 2) / n}};
+}
+
+Json layerStatsJson(const LayerStats& s) {
+  Json stats;
+  stats["index"] = s.first.index;
+  stats["op"] = rt::opName(s.first.op);
+  stats["name"] = s.first.name;
+  stats["invocations"] = s.invocations;
+  stats["accel_invocations"] = s.accel_invocations;
+  stats["cycles"] = spreadJson(s.cycles_sum, s.cycles_min, s.cycles_max, s.invocations);
+  stats["ref_cycles"] =
+      spreadJson(s.ref_cycles_sum, s.ref_cycles_min, s.ref_cycles_max, s.invocations);
+  return stats;
+}
+
+Json simulationJson(const RunReport& report) {
+  Json simulation;
+  simulation["host_seconds"] = report.host_seconds;
+  simulation["simulated_cycles"] = report.simulated_cycles;
+  simulation["simulated_cycles_per_host_second"] =
+      report.host_seconds > 0 ? static_cast<double>(report.simulated_cycles) / report.host_seconds
+                              : 0.0;
+  simulation["invocations"] = report.invocations;
+  simulation["arena_bytes"] = report.arena_bytes;
+  simulation["cpu_model"] = config::toString(report.config.cpu.model);
+  simulation["iss_instructions"] = orNull(report.iss_instructions);
+  if (const std::optional<CompareSummary> compare = report.compareSummary())
+    simulation["compare"] = {{"layers", compare->layers},
+                             {"layer_invocations", compare->checks},
+                             {"bytes", compare->bytes},
+                             {"matched", true}};
+  else
+    simulation["compare"] = nullptr;
+  return simulation;
+}
+
+}  // namespace
+
+std::string reportJson(const RunReport& report) {
+  const std::vector<config::ConfigEntry> entries = config::describeConfig(report.config);
+  Json doc;
+  doc["hilsim_version"] = HILSIM_VERSION;
+  doc["model"] = {{"path", report.model_path}, {"sha256", report.model_sha256}};
+  doc["config_source"] = report.config_source;
+  doc["config"] = configJson(entries);
+  doc["mode"] = report.mode;
+  doc["totals"] = totalsJson(report.totals());
+  doc["run_totals"] = totalsJson(report.runTotals());
+  doc["simulation"] = simulationJson(report);
+  doc["notes"] = report.notes;
+  doc["failures"] = report.failures;
+  Json& layers = doc["layers"] = Json::array();
+  for (const rt::LayerRecord& r : report.layers) layers.push_back(layerJson(r, report.config));
+  Json& layer_stats = doc["layer_stats"] = Json::array();
+  for (const LayerStats& s : report.layer_stats) layer_stats.push_back(layerStatsJson(s));
+
+  // The run's figures have ten significant digits; the config's numbers keep the text
+  // `hilsim config` prints for them.
+  std::map<std::string, std::string, std::less<>> config_text;
+  for (const config::ConfigEntry& e : entries) config_text.emplace(e.key, e.value);
+  JsonLayout layout;
+  layout.number = [&config_text](double value, const JsonPath& path) {
+    if (path.size() < 2 || path.front() != "config") return tenDigits(value);
+    std::string key;
+    for (size_t i = 1; i < path.size(); ++i) (key += i > 1 ? "." : "") += path[i];
+    return config_text.at(key);
+  };
+  return formatJson(doc, layout) + "\n";
+}
+
+}  // namespace hilsim::report

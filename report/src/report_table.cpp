@@ -1,0 +1,134 @@
+// The printed per-layer table, its totals, compare and idle-core lines and the summary by op
+// type.
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <map>
+
+#include "hilsim/report/report.h"
+#include "hilsim/rt/model.h"
+
+namespace hilsim::report {
+namespace {
+
+std::string withCommas(uint64_t v) {
+  std::string digits = std::to_string(v);
+  std::string out;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+std::string fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  return buf;
+}
+
+}  // namespace
+
+void printReport(std::ostream& out, const RunReport& report) {
+  const uint32_t runs = std::max<uint32_t>(report.invocations, 1);
+  // Per layer: mean over invocations.
+  struct Row {
+    const rt::LayerRecord* first = nullptr;
+    uint64_t cycles = 0, ref_cycles = 0;
+    uint32_t accel_runs = 0;
+  };
+  std::map<int, Row> rows;
+  for (const LayerStats& s : report.layer_stats)
+    rows[s.first.index] = {&s.first, s.cycles_sum, s.ref_cycles_sum, s.accel_invocations};
+  size_t shape_width = 5, op_width = 2;
+  for (const auto& [index, row] : rows) {
+    shape_width = std::max(shape_width, shapeText(*row.first).size());
+    op_width = std::max(op_width, std::string(rt::opName(row.first->op)).size());
+  }
+  char line[512];
+  out << "model " << report.model_path << "  mode " << report.mode << "  config "
+      << report.config_source << "  cpu " << report.config.cpu.preset << " @ "
+      << fixed(report.config.cpu.clock_mhz, 0) << " MHz  accel " << report.config.accel.num_cores
+      << " cores\n";
+  if (runs > 1) out << "per-layer cycles are the mean of " << runs << " invocations\n";
+  std::snprintf(line, sizeof line, "%4s  %-*s  %-*s  %12s  %-5s  %12s  %12s  %7s  %s\n", "#",
+                static_cast<int>(op_width), "op", static_cast<int>(shape_width), "shape", "MACs",
+                "path", "cycles", "ref_cycles", "speedup", "reason");
+  out << line;
+  for (const auto& [index, row] : rows) {
+    const rt::LayerRecord& r = *row.first;
+    const uint64_t cycles = (row.cycles + runs / 2) / runs;
+    const uint64_t ref = (row.ref_cycles + runs / 2) / runs;
+    const std::string path = row.accel_runs == 0      ? "ref"
+                             : row.accel_runs == runs ? "accel"
+                                                      : "mixed";
+    std::snprintf(
+        line, sizeof line, "%4d  %-*s  %-*s  %12s  %-5s  %12s  %12s  %6sx  %s\n", index,
+        static_cast<int>(op_width), rt::opName(r.op), static_cast<int>(shape_width),
+        shapeText(r).c_str(), withCommas(r.macs).c_str(), path.c_str(), withCommas(cycles).c_str(),
+        withCommas(ref).c_str(),
+        fixed(cycles ? static_cast<double>(ref) / static_cast<double>(cycles) : 0.0, 2).c_str(),
+        r.reason.c_str());
+    out << line;
+  }
+  const Totals t = report.totals();
+  const uint64_t total_per_run = t.cycles;
+  const uint64_t ref_per_run = t.ref_cycles;
+  out << "total: " << withCommas(total_per_run) << " cycles per invocation ("
+      << fixed(t.seconds * 1e3, 3) << " ms at " << fixed(report.config.cpu.clock_mhz, 0)
+      << " MHz), reference path " << withCommas(ref_per_run) << " cycles, speed-up "
+      << fixed(total_per_run ? static_cast<double>(ref_per_run) / static_cast<double>(total_per_run)
+                             : 0.0,
+               2)
+      << "x over ref, " << withCommas(t.macs) << " MACs, arena " << withCommas(report.arena_bytes)
+      << " bytes\n";
+  if (const std::optional<CompareSummary> compare = report.compareSummary()) {
+    if (compare->checks == 0)
+      out << "compare: no layer ran on the accelerator, nothing was compared\n";
+    else
+      out << "compare: the accelerated and reference outputs matched byte for byte: "
+          << compare->layers << (compare->layers == 1 ? " layer, " : " layers, ")
+          << withCommas(compare->checks) << " layer invocations, " << withCommas(compare->bytes)
+          << " bytes compared\n";
+  }
+  for (const auto& [index, row] : rows) {
+    const IdleCores idle = idleCores(*row.first, report.config);
+    if (idle.cores.empty()) continue;
+    out << "idle cores: layer " << index << " (" << shapeText(*row.first) << "): core"
+        << (idle.cores.size() == 1 ? " " : "s ") << coreList(idle.cores) << ": " << idle.why
+        << "\n";
+  }
+
+  // Summary by op type, in the manner of TFLite's benchmark_model.
+  struct OpSum {
+    uint64_t count = 0, cycles = 0;
+  };
+  std::map<std::string, OpSum> by_op;
+  for (const auto& [index, row] : rows) {
+    OpSum& s = by_op[rt::opName(row.first->op)];
+    ++s.count;
+    s.cycles += row.cycles;
+  }
+  std::vector<std::pair<std::string, OpSum>> sorted(by_op.begin(), by_op.end());
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto& a, const auto& b) { return a.second.cycles > b.second.cycles; });
+  out << "summary by op type:\n";
+  std::snprintf(line, sizeof line, "  %-*s  %5s  %12s  %7s  %7s\n", static_cast<int>(op_width),
+                "op", "count", "cycles", "%", "cdf%");
+  out << line;
+  double cumulative = 0.0;
+  const uint64_t run_cycles = report.runTotals().cycles;  // the op sums are over the run too
+  for (const auto& [name, s] : sorted) {
+    const double share =
+        run_cycles ? 100.0 * static_cast<double>(s.cycles) / static_cast<double>(run_cycles) : 0.0;
+    cumulative += share;
+    std::snprintf(line, sizeof line, "  %-*s  %5" PRIu64 "  %12s  %6s%%  %6s%%\n",
+                  static_cast<int>(op_width), name.c_str(), s.count,
+                  withCommas((s.cycles + runs / 2) / runs).c_str(), fixed(share, 1).c_str(),
+                  fixed(cumulative, 1).c_str());
+    out << line;
+  }
+}
+
+}  // namespace hilsim::report
