@@ -1,7 +1,7 @@
 // A matmul core running a convolution job: the steps of timing::convSchedule, each waiting for
 // its input band and weight tile (and a free output buffer), forming the windows with the
 // address generator, computing for SCALE-Sim's cycles and storing its outputs. The planner's
-// timeline (timing/src/conv_core_run.cpp) takes the same steps.
+// timeline (timing/src/core_run.cpp) takes the same steps.
 
 #include "hilsim/core/datapath.h"
 #include "hilsim/model/matmul_core.h"
@@ -119,7 +119,7 @@ MatmulCore::Step MatmulCore::acceptConvDescriptor() {
 }
 
 MatmulCore::Step MatmulCore::runConvSteps() {
-  const std::vector<timing::ConvStep>& steps = conv_.steps;
+  const std::vector<timing::CoreStep>& steps = conv_.steps;
   if (tracer_) tracer_->set(sig_phase_, kLoad);
   out_reqs_.assign(steps.size(), DmaRequest{});
   issueConvLoads(0, false);
@@ -138,7 +138,7 @@ MatmulCore::Step MatmulCore::runConvSteps() {
 void MatmulCore::issueConvLoads(size_t s, bool early) {
   const RunningConv& c = conv_;
   const regs::ConvJobDescriptor& d = c.desc;
-  const timing::ConvStep& step = c.steps[s];
+  const timing::CoreStep& step = c.steps[s];
   if (step.load_band && step.band_early == early) {
     const uint32_t first = c.work.bandFirstRow(step.band);
     const timing::RowRange rows = timing::inputRows(c.geo, first, c.work.bandOutputRows(step.band));
@@ -162,7 +162,7 @@ void MatmulCore::issueConvLoads(size_t s, bool early) {
 }
 
 MatmulCore::Step MatmulCore::waitForConvStep(size_t s) {
-  const timing::ConvStep& step = conv_.steps[s];
+  const timing::CoreStep& step = conv_.steps[s];
   DmaRequest& band = band_req_[step.input_buffer];
   DmaRequest& tile = tile_req_[step.tile_buffer];
   if ((!band.done || !tile.done) && tracer_) tracer_->set(sig_phase_, kLoad);
@@ -189,7 +189,7 @@ MatmulCore::Step MatmulCore::waitForConvStep(size_t s) {
 bool MatmulCore::computeConvStep(size_t s) {
   RunningConv& c = conv_;
   const regs::ConvJobDescriptor& d = c.desc;
-  const timing::ConvStep& step = c.steps[s];
+  const timing::CoreStep& step = c.steps[s];
   const uint32_t features = c.work.tileFeatures(step.tile);
   const uint32_t out_rows = c.work.bandOutputRows(step.band);
   const uint32_t first = c.work.bandFirstRow(step.band);
@@ -254,7 +254,7 @@ bool MatmulCore::computeConvStep(size_t s) {
 void MatmulCore::storeConvStep(size_t s) {
   const RunningConv& c = conv_;
   const regs::ConvJobDescriptor& d = c.desc;
-  const timing::ConvStep& step = c.steps[s];
+  const timing::CoreStep& step = c.steps[s];
   const uint32_t features = c.work.tileFeatures(step.tile);
   const uint64_t pixels = uint64_t{c.work.bandOutputRows(step.band)} * d.out_w;
   const uint64_t first_pixel = uint64_t{c.work.bandFirstRow(step.band)} * d.out_w;

@@ -67,7 +67,7 @@ class MatmulCore : public sc_core::sc_module, public DmaSink {
     drv::regs::ConvJobDescriptor desc;
     timing::ConvGeometry geo;
     timing::ConvCoreWork work;
-    std::vector<timing::ConvStep> steps;
+    std::vector<timing::CoreStep> steps;
     core::WindowSource source;  // first_row and rows set per band
   };
 
