@@ -140,7 +140,7 @@ void expectValidQuantizationIfPresent(const Tensor& t, const char* role) {
 kernels::Int32Activation prepareInt32(const Int32Rules& rules, const Tensor& in1, const Tensor& in2,
                                       const Tensor& out, ActivationFunctionType activation) {
   const auto expectUnquantized = [](const Tensor& t, const char* role) {
-    if (!t.quant.empty())
+    if (!t.quant.scale.empty() && !t.quant.zero_point.empty())
       throw ModelError(std::string(role) + " " + describe(t) +
                        " must not be quantized (TFLite Micro supports unquantized int32 only)");
   };
