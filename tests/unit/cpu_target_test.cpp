@@ -20,6 +20,7 @@
 #include "hilsim/kernels/abi/dispatch.h"
 #include "hilsim/rt/cpu_target.h"
 #include "hilsim/rt/interpreter.h"
+#include "op_model.h"
 
 namespace hilsim::test {
 namespace {
@@ -212,6 +213,39 @@ TEST(CpuTarget, MemoryOutsideTheMapFailsNamingTheOperator) {
     EXPECT_NE(std::string(e.what()).find("operator 0 (FULLY_CONNECTED)"), std::string::npos)
         << e.what();
   }
+}
+
+// RESHAPE and SQUEEZE copy the input's bytes with one call, and of an empty tensor nothing:
+// no call reaches the target, and non-empty ones make one call each.
+TEST(CpuTarget, ByteCopiesOfEmptyTensorsMakeNoCall) {
+  const auto copies = [](std::vector<int32_t> in_shape, std::vector<int32_t> squeezed,
+                         std::vector<int32_t> reshaped) {
+    OpModel m;
+    const int32_t in = m.addTensor(tensor(tflite::TensorType::INT8, std::move(in_shape)));
+    const int32_t mid = m.addTensor(tensor(tflite::TensorType::INT8, std::move(squeezed)));
+    const int32_t out = m.addTensor(tensor(tflite::TensorType::INT8, std::move(reshaped)));
+    m.addOp(tflite::BuiltinOperator::SQUEEZE, {in}, {mid});
+    m.addOp(tflite::BuiltinOperator::RESHAPE, {mid}, {out});
+    m.setInputs({in});
+    m.setOutputs({out});
+    const std::vector<uint8_t> bytes = m.finish();
+    rt::Model model = rt::Model::fromBytes(bytes, "copies");
+    const rt::OpResolver resolver = rt::referenceOpResolver();
+    rt::CountingClock clock;
+    FakeCpuTarget target(clock);
+    rt::InterpreterOptions options;
+    options.clock = &clock;
+    options.cpu_target = &target;
+    rt::Interpreter interp(model, resolver, options);
+    interp.allocate();
+    for (size_t i = 0; i < interp.input(0).bytes; ++i) interp.input(0).data[i] = uint8_t(i + 1);
+    interp.invoke();
+    const rt::Tensor& result = interp.output(0);
+    for (size_t i = 0; i < result.bytes; ++i) EXPECT_EQ(result.data[i], uint8_t(i + 1));
+    return target.calls();
+  };
+  EXPECT_EQ(copies({1, 0, 3}, {0, 3}, {3, 0}), 0u);
+  EXPECT_EQ(copies({1, 2, 3}, {2, 3}, {3, 2}), 2u);
 }
 
 TEST(CpuTarget, WithoutATargetTheCostModelIsCharged) {
