@@ -120,8 +120,8 @@ DmaRequest MatmulCore::makeRequest(DmaRequest::Direction dir, uint64_t mem_addr,
   return r;
 }
 
-// A step ends a job when it fails (counters recorded) or finds the job aborted (nothing more
-// recorded); otherwise the next step goes on.
+// A stage ends a job when it fails (counters recorded) or finds the job aborted (nothing more
+// recorded); otherwise the next stage goes on.
 void MatmulCore::execute() {
   running_ = RunningJob{};
   running_.start = sc_core::sc_time_stamp();
@@ -129,24 +129,21 @@ void MatmulCore::execute() {
     tracer_->set(sig_busy_, 1);
     tracer_->set(sig_phase_, kStartup);
   }
-  Step step = fetchDescriptor();
-  if (step == Step::kGoOn &&
-      drv::regs::descriptorVersion(descriptor_) == drv::regs::kDescriptorVersionConv) {
-    step = executeConv();
-  } else {
-    if (step == Step::kGoOn) step = acceptDescriptor();
-    if (step == Step::kGoOn) step = loadInputAndFirstTile();
-    if (step == Step::kGoOn) step = computeAndStoreTiles();
-    if (step == Step::kGoOn) step = waitForStores();
+  Outcome outcome = fetchDescriptor();
+  if (outcome == Outcome::kGoOn) {
+    running_.conv = drv::regs::descriptorVersion(descriptor_) == drv::regs::kDescriptorVersionConv;
+    outcome = running_.conv ? acceptConvDescriptor() : acceptDescriptor();
   }
-  if (step == Step::kAborted) return;
+  if (outcome == Outcome::kGoOn) outcome = runSteps();
+  if (outcome == Outcome::kGoOn) outcome = waitForStores();
+  if (outcome == Outcome::kAborted) return;
   drv::CoreCounters& counters = result_.counters;
   counters.busy_cycles =
       static_cast<uint32_t>(accelCycles(sc_core::sc_time_stamp() - running_.start));
   counters.stall_cycles = static_cast<uint32_t>(running_.stall_cycles);
 }
 
-MatmulCore::Step MatmulCore::fetchDescriptor() {
+MatmulCore::Outcome MatmulCore::fetchDescriptor() {
   const uint64_t table_entry = table_addr_ + uint64_t{id_} * drv::regs::kDescriptorBytes;
   desc_req_ =
       makeRequest(DmaRequest::Direction::kToLocal, table_entry, 0, drv::regs::kDescriptorBytes);
@@ -154,12 +151,12 @@ MatmulCore::Step MatmulCore::fetchDescriptor() {
   desc_req_.local = descriptor_;
   desc_req_.not_before = running_.start + startup_;
   dma_.submit(&desc_req_);
-  if (!waitFor(desc_req_)) return Step::kAborted;
+  if (!waitFor(desc_req_)) return Outcome::kAborted;
   running_.stall_cycles = desc_req_.stall_cycles;
   return failOnError(desc_req_);
 }
 
-MatmulCore::Step MatmulCore::acceptDescriptor() {
+MatmulCore::Outcome MatmulCore::acceptDescriptor() {
   running_.desc = drv::regs::decodeDescriptor(descriptor_);
   const drv::regs::JobDescriptor& d = running_.desc;
   running_.input_bytes = uint64_t{d.rows} * d.k;
@@ -171,68 +168,86 @@ MatmulCore::Step MatmulCore::acceptDescriptor() {
       d.num_tiles != (d.n_count + d.tile_n - 1) / d.tile_n || d.act_min > d.act_max ||
       d.output_row_stride < d.n_count) {
     fail(drv::regs::ErrorCode::kBadDescriptor);
-    return Step::kFailed;
+    return Outcome::kFailed;
   }
   if (!fitsSram(d.sram_input, running_.input_bytes) || !fitsSram(d.sram_tile[0], tile_bytes) ||
       (running_.double_buffer && !fitsSram(d.sram_tile[1], tile_bytes)) ||
       !fitsSram(d.sram_output, running_.output_bytes)) {
     fail(drv::regs::ErrorCode::kSramOverflow);
-    return Step::kFailed;
+    return Outcome::kFailed;
   }
+  running_.steps = timing::fcSchedule(d.num_tiles, running_.double_buffer);
   result_.counters.startup_cycles =
       static_cast<uint32_t>(accelCycles(sc_core::sc_time_stamp() - running_.start));
-  return Step::kGoOn;
+  return Outcome::kGoOn;
 }
 
-MatmulCore::Step MatmulCore::loadInputAndFirstTile() {
-  const drv::regs::JobDescriptor& d = running_.desc;
+// Step s's loads that reuse a buffer of step s - 1 go after it has computed, the others while
+// it computes (the first step's: at the start).
+MatmulCore::Outcome MatmulCore::runSteps() {
+  const size_t steps = running_.steps.size();
   if (tracer_) tracer_->set(sig_phase_, kLoad);
-  input_req_ = makeRequest(DmaRequest::Direction::kToLocal, d.input_addr, d.sram_input,
-                           running_.input_bytes);
-  dma_.submit(&input_req_);
-  loadTile(0);
-  out_reqs_.assign(d.num_tiles, DmaRequest{});
-  const sc_core::sc_time t_load = sc_core::sc_time_stamp();
-  if (!waitFor(input_req_) || !waitFor(tile_req_[0])) return Step::kAborted;
-  running_.load_wait += sc_core::sc_time_stamp() - t_load;
-  running_.stall_cycles += input_req_.stall_cycles + tile_req_[0].stall_cycles;
-  const Step step = failOnError(input_req_);
-  return step == Step::kGoOn ? failOnError(tile_req_[0]) : step;
+  out_reqs_.assign(steps, DmaRequest{});
+  issueLoads(0, false);
+  issueLoads(0, true);
+  for (size_t s = 0; s < steps; ++s) {
+    const Outcome outcome = waitForStep(s);
+    if (outcome != Outcome::kGoOn) return outcome;
+    if (s + 1 < steps) issueLoads(s + 1, true);
+    if (!computeStep(s)) return Outcome::kAborted;
+    storeStep(s);
+    if (s + 1 < steps) issueLoads(s + 1, false);
+  }
+  return Outcome::kGoOn;
 }
 
-// With double buffering the next tile loads during the compute, else after it.
-MatmulCore::Step MatmulCore::computeAndStoreTiles() {
-  const drv::regs::JobDescriptor& d = running_.desc;
-  for (uint32_t t = 0; t < d.num_tiles; ++t) {
-    if (running_.double_buffer && t + 1 < d.num_tiles) loadTile(t + 1);
-    const uint32_t features = static_cast<uint32_t>(drv::regs::tileFeatures(d, t));
-    if (!computeTile(t, features)) return Step::kAborted;
-    storeTile(t, features);
-    if (t + 1 < d.num_tiles) {
-      if (!running_.double_buffer) loadTile(t + 1);
-      const Step step = waitForTile(t + 1);
-      if (step != Step::kGoOn) return step;
-    }
+void MatmulCore::issueLoads(size_t s, bool early) {
+  const timing::CoreStep& step = running_.steps[s];
+  if (step.load_band && step.band_early == early) {
+    DmaRequest& r = band_req_[step.input_buffer];
+    r = running_.conv ? convBandLoad(step) : fcInputLoad();
+    dma_.submit(&r);
   }
-  return Step::kGoOn;
+  if (step.load_tile && step.tile_early == early) {
+    DmaRequest& r = tile_req_[step.tile_buffer];
+    r = running_.conv ? convTileLoad(step) : fcTileLoad(step);
+    dma_.submit(&r);
+  }
+}
+
+MatmulCore::Outcome MatmulCore::waitForStep(size_t s) {
+  const timing::CoreStep& step = running_.steps[s];
+  DmaRequest& band = band_req_[step.input_buffer];
+  DmaRequest& tile = tile_req_[step.tile_buffer];
+  if ((!band.done || !tile.done) && tracer_) tracer_->set(sig_phase_, kLoad);
+  const sc_core::sc_time t_load = sc_core::sc_time_stamp();
+  if (!waitFor(band) || !waitFor(tile)) return Outcome::kAborted;
+  running_.load_wait += sc_core::sc_time_stamp() - t_load;
+  if (step.load_band) running_.stall_cycles += band.stall_cycles;
+  if (step.load_tile) running_.stall_cycles += tile.stall_cycles;
+  Outcome result = step.load_band ? failOnError(band) : Outcome::kGoOn;
+  if (result == Outcome::kGoOn && step.load_tile) result = failOnError(tile);
+  if (result != Outcome::kGoOn) return result;
+  // A failed store is recorded when every store is waited for at the end.
+  if (step.wait_store >= 0) {
+    DmaRequest& store = out_reqs_[static_cast<size_t>(step.wait_store)];
+    if (!store.done && tracer_) tracer_->set(sig_phase_, kStore);
+    const sc_core::sc_time t_store = sc_core::sc_time_stamp();
+    if (!waitFor(store)) return Outcome::kAborted;
+    running_.store_wait += sc_core::sc_time_stamp() - t_store;
+  }
+  return Outcome::kGoOn;
 }
 
 // The arithmetic now, the time as SCALE-Sim counts it.
-bool MatmulCore::computeTile(uint32_t t, uint32_t features) {
-  const drv::regs::JobDescriptor& d = running_.desc;
-  const core::TileParams tp = tileParams(d, features);
-  const uint8_t* block = sram_.view(d.sram_tile[tileBuffer(t)], drv::regs::tileBlockBytes(d, t));
-  int8_t* outputs = reinterpret_cast<int8_t*>(sram_.writable(d.sram_output, running_.output_bytes));
+bool MatmulCore::computeStep(size_t s) {
+  const timing::CoreStep& step = running_.steps[s];
   if (tracer_) {
     tracer_->set(sig_phase_, kCompute);
-    tracer_->set(sig_tile_, t);
+    tracer_->set(sig_tile_, s);
   }
-  core::computeTile(tp,
-                    reinterpret_cast<const int8_t*>(sram_.view(d.sram_input, running_.input_bytes)),
-                    reinterpret_cast<const int8_t*>(block), block + uint64_t{features} * d.k,
-                    outputs + uint64_t{t} * d.tile_n, d.n_count);
-  const timing::ComputeCycles cc = timing::computeCycles(dataflow_, array_, d.rows, d.k, features);
-  const sc_core::sc_time compute_time = clocks_.accel * static_cast<double>(cc.cycles);
+  const uint64_t cycles = running_.conv ? computeConvStep(step) : computeFcTile(step);
+  const sc_core::sc_time compute_time = clocks_.accel * static_cast<double>(cycles);
   wait(compute_time);
   if (aborted()) return false;
   running_.compute += compute_time;
@@ -240,45 +255,23 @@ bool MatmulCore::computeTile(uint32_t t, uint32_t features) {
   return true;
 }
 
-// Rows x features, strided in memory; the core goes on while it stores.
-void MatmulCore::storeTile(uint32_t t, uint32_t features) {
-  const drv::regs::JobDescriptor& d = running_.desc;
-  DmaRequest& out = out_reqs_[t];
-  out = makeRequest(DmaRequest::Direction::kToMemory, d.output_addr + uint64_t{t} * d.tile_n,
-                    d.sram_output + uint64_t{t} * d.tile_n, features);
-  out.rows = d.rows;
-  out.mem_stride = d.output_row_stride;
-  out.local_stride = d.n_count;
+// The core goes on while it stores.
+void MatmulCore::storeStep(size_t s) {
+  const timing::CoreStep& step = running_.steps[s];
+  DmaRequest& out = out_reqs_[s];
+  out = running_.conv ? convStepStore(step) : fcTileStore(step);
   dma_.submit(&out);
 }
 
-void MatmulCore::loadTile(uint32_t t) {
-  const drv::regs::JobDescriptor& d = running_.desc;
-  DmaRequest& r = tile_req_[tileBuffer(t)];
-  r = makeRequest(DmaRequest::Direction::kToLocal, d.tiles_addr + uint64_t{t} * d.tile_stride,
-                  d.sram_tile[tileBuffer(t)], drv::regs::tileBlockBytes(d, t));
-  dma_.submit(&r);
-}
-
-MatmulCore::Step MatmulCore::waitForTile(uint32_t t) {
-  DmaRequest& r = tile_req_[tileBuffer(t)];
-  if (!r.done && tracer_) tracer_->set(sig_phase_, kLoad);
-  const sc_core::sc_time t_wait = sc_core::sc_time_stamp();
-  if (!waitFor(r)) return Step::kAborted;
-  running_.load_wait += sc_core::sc_time_stamp() - t_wait;
-  running_.stall_cycles += r.stall_cycles;
-  return failOnError(r);
-}
-
 // A failed store does not end the job: the other stores are still waited for.
-MatmulCore::Step MatmulCore::waitForStores() {
+MatmulCore::Outcome MatmulCore::waitForStores() {
   if (tracer_) {
     tracer_->set(sig_phase_, kStore);
     tracer_->set(sig_tile_, std::nullopt);
   }
   const sc_core::sc_time t_store = sc_core::sc_time_stamp();
   for (const DmaRequest& out : out_reqs_) {
-    if (!waitFor(out)) return Step::kAborted;
+    if (!waitFor(out)) return Outcome::kAborted;
     running_.stall_cycles += out.stall_cycles;
     if (out.error) fail(out.error_code, out.error_addr);
   }
@@ -287,13 +280,54 @@ MatmulCore::Step MatmulCore::waitForStores() {
   counters.load_wait_cycles = static_cast<uint32_t>(accelCycles(running_.load_wait));
   counters.compute_cycles = static_cast<uint32_t>(accelCycles(running_.compute));
   counters.store_wait_cycles = static_cast<uint32_t>(accelCycles(store_wait));
-  return Step::kGoOn;
+  return Outcome::kGoOn;
 }
 
-MatmulCore::Step MatmulCore::failOnError(const DmaRequest& r) {
-  if (!r.error) return Step::kGoOn;
+DmaRequest MatmulCore::fcInputLoad() {
+  const drv::regs::JobDescriptor& d = running_.desc;
+  return makeRequest(DmaRequest::Direction::kToLocal, d.input_addr, d.sram_input,
+                     running_.input_bytes);
+}
+
+DmaRequest MatmulCore::fcTileLoad(const timing::CoreStep& step) {
+  const drv::regs::JobDescriptor& d = running_.desc;
+  return makeRequest(DmaRequest::Direction::kToLocal,
+                     d.tiles_addr + uint64_t{step.tile} * d.tile_stride,
+                     d.sram_tile[step.tile_buffer], drv::regs::tileBlockBytes(d, step.tile));
+}
+
+uint64_t MatmulCore::computeFcTile(const timing::CoreStep& step) {
+  const drv::regs::JobDescriptor& d = running_.desc;
+  const uint32_t t = step.tile;
+  const uint32_t features = static_cast<uint32_t>(drv::regs::tileFeatures(d, t));
+  const core::TileParams tp = tileParams(d, features);
+  const uint8_t* block = sram_.view(d.sram_tile[step.tile_buffer], drv::regs::tileBlockBytes(d, t));
+  int8_t* outputs = reinterpret_cast<int8_t*>(sram_.writable(d.sram_output, running_.output_bytes));
+  core::computeTile(tp,
+                    reinterpret_cast<const int8_t*>(sram_.view(d.sram_input, running_.input_bytes)),
+                    reinterpret_cast<const int8_t*>(block), block + uint64_t{features} * d.k,
+                    outputs + uint64_t{t} * d.tile_n, d.n_count);
+  return timing::computeCycles(dataflow_, array_, d.rows, d.k, features).cycles;
+}
+
+// Rows x features, strided in memory.
+DmaRequest MatmulCore::fcTileStore(const timing::CoreStep& step) {
+  const drv::regs::JobDescriptor& d = running_.desc;
+  const uint32_t t = step.tile;
+  const uint64_t features = drv::regs::tileFeatures(d, t);
+  DmaRequest out =
+      makeRequest(DmaRequest::Direction::kToMemory, d.output_addr + uint64_t{t} * d.tile_n,
+                  d.sram_output + uint64_t{t} * d.tile_n, features);
+  out.rows = d.rows;
+  out.mem_stride = d.output_row_stride;
+  out.local_stride = d.n_count;
+  return out;
+}
+
+MatmulCore::Outcome MatmulCore::failOnError(const DmaRequest& r) {
+  if (!r.error) return Outcome::kGoOn;
   fail(r.error_code, r.error_addr);
-  return Step::kFailed;
+  return Outcome::kFailed;
 }
 
 bool MatmulCore::fitsSram(uint64_t offset, uint64_t bytes) const {

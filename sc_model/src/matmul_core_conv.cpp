@@ -1,7 +1,6 @@
-// A matmul core running a convolution job: the steps of timing::convSchedule, each waiting for
-// its input band and weight tile (and a free output buffer), forming the windows with the
-// address generator, computing for SCALE-Sim's cycles and storing its outputs. The planner's
-// timeline (timing/src/conv_core_run.cpp) takes the same steps.
+// What a convolution job's steps do on a matmul core (the walk is in matmul_core.cpp): load
+// bands of input rows and weight tiles, form the windows with the address generator, compute
+// and store a band's pixels x a tile's channels.
 
 #include "hilsim/core/datapath.h"
 #include "hilsim/model/matmul_core.h"
@@ -11,9 +10,6 @@ namespace hilsim::model {
 namespace regs = drv::regs;
 
 namespace {
-
-// Trace phases of a core (traces/README.md).
-enum Phase : uint64_t { kLoad = 2, kCompute = 3, kStore = 4 };
 
 timing::ConvGeometry geometryOf(const regs::ConvJobDescriptor& d) {
   timing::ConvGeometry g;
@@ -58,21 +54,14 @@ bool wellFormed(const regs::ConvJobDescriptor& d, const timing::ConvGeometry& g)
 
 }  // namespace
 
-MatmulCore::Step MatmulCore::executeConv() {
-  Step step = acceptConvDescriptor();
-  if (step == Step::kGoOn) step = runConvSteps();
-  if (step == Step::kGoOn) step = waitForStores();
-  return step;
-}
-
-MatmulCore::Step MatmulCore::acceptConvDescriptor() {
+MatmulCore::Outcome MatmulCore::acceptConvDescriptor() {
   RunningConv& c = conv_;
   c.desc = regs::decodeConvDescriptor(descriptor_);
   const regs::ConvJobDescriptor& d = c.desc;
   c.geo = geometryOf(d);
   if (d.magic != regs::kDescriptorMagic || !wellFormed(d, c.geo)) {
     fail(regs::ErrorCode::kBadDescriptor);
-    return Step::kFailed;
+    return Outcome::kFailed;
   }
   timing::ConvCoreWork& w = c.work;
   w = timing::ConvCoreWork{};
@@ -95,9 +84,9 @@ MatmulCore::Step MatmulCore::acceptConvDescriptor() {
   for (uint32_t i = 0; i < buffers.output; ++i) fits &= fitsSram(d.sram_output[i], output);
   if (!fits) {
     fail(regs::ErrorCode::kSramOverflow);
-    return Step::kFailed;
+    return Outcome::kFailed;
   }
-  c.steps = timing::convSchedule(w);
+  running_.steps = timing::convSchedule(w);
   core::WindowSource& src = c.source;
   src.batches = d.batches;
   src.in_h = d.in_h;
@@ -115,81 +104,35 @@ MatmulCore::Step MatmulCore::acceptConvDescriptor() {
   src.zero_point = d.input_zero_point;
   result_.counters.startup_cycles =
       static_cast<uint32_t>(accelCycles(sc_core::sc_time_stamp() - running_.start));
-  return Step::kGoOn;
+  return Outcome::kGoOn;
 }
 
-MatmulCore::Step MatmulCore::runConvSteps() {
-  const std::vector<timing::ConvStep>& steps = conv_.steps;
-  if (tracer_) tracer_->set(sig_phase_, kLoad);
-  out_reqs_.assign(steps.size(), DmaRequest{});
-  issueConvLoads(0, false);
-  issueConvLoads(0, true);
-  for (size_t s = 0; s < steps.size(); ++s) {
-    const Step step = waitForConvStep(s);
-    if (step != Step::kGoOn) return step;
-    if (s + 1 < steps.size()) issueConvLoads(s + 1, true);
-    if (!computeConvStep(s)) return Step::kAborted;
-    storeConvStep(s);
-    if (s + 1 < steps.size()) issueConvLoads(s + 1, false);
-  }
-  return Step::kGoOn;
-}
-
-void MatmulCore::issueConvLoads(size_t s, bool early) {
+DmaRequest MatmulCore::convBandLoad(const timing::CoreStep& step) {
   const RunningConv& c = conv_;
   const regs::ConvJobDescriptor& d = c.desc;
-  const timing::ConvStep& step = c.steps[s];
-  if (step.load_band && step.band_early == early) {
-    const uint32_t first = c.work.bandFirstRow(step.band);
-    const timing::RowRange rows = timing::inputRows(c.geo, first, c.work.bandOutputRows(step.band));
-    const uint64_t row_bytes = c.geo.inputRowBytes();
-    DmaRequest& r = band_req_[step.input_buffer];
-    r = makeRequest(DmaRequest::Direction::kToLocal, d.input_addr + rows.begin * row_bytes,
-                    d.sram_input[step.input_buffer], uint64_t{rows.count} * row_bytes);
-    r.rows = d.batches;
-    r.mem_stride = uint64_t{d.in_h} * row_bytes;
-    r.local_stride = uint64_t{rows.count} * row_bytes;
-    dma_.submit(&r);
-  }
-  if (step.load_tile && step.tile_early == early) {
-    DmaRequest& r = tile_req_[step.tile_buffer];
-    r = makeRequest(DmaRequest::Direction::kToLocal,
-                    d.tiles_addr + uint64_t{step.tile} * d.tile_stride,
-                    d.sram_tile[step.tile_buffer],
-                    timing::tileLoadBytes(c.geo, c.work, step.tile, regs::kParamBytes));
-    dma_.submit(&r);
-  }
+  const uint32_t first = c.work.bandFirstRow(step.band);
+  const timing::RowRange rows = timing::inputRows(c.geo, first, c.work.bandOutputRows(step.band));
+  const uint64_t row_bytes = c.geo.inputRowBytes();
+  DmaRequest r = makeRequest(DmaRequest::Direction::kToLocal, d.input_addr + rows.begin * row_bytes,
+                             d.sram_input[step.input_buffer], uint64_t{rows.count} * row_bytes);
+  r.rows = d.batches;
+  r.mem_stride = uint64_t{d.in_h} * row_bytes;
+  r.local_stride = uint64_t{rows.count} * row_bytes;
+  return r;
 }
 
-MatmulCore::Step MatmulCore::waitForConvStep(size_t s) {
-  const timing::ConvStep& step = conv_.steps[s];
-  DmaRequest& band = band_req_[step.input_buffer];
-  DmaRequest& tile = tile_req_[step.tile_buffer];
-  if ((!band.done || !tile.done) && tracer_) tracer_->set(sig_phase_, kLoad);
-  const sc_core::sc_time t_load = sc_core::sc_time_stamp();
-  if (!waitFor(band) || !waitFor(tile)) return Step::kAborted;
-  running_.load_wait += sc_core::sc_time_stamp() - t_load;
-  if (step.load_band) running_.stall_cycles += band.stall_cycles;
-  if (step.load_tile) running_.stall_cycles += tile.stall_cycles;
-  Step result = step.load_band ? failOnError(band) : Step::kGoOn;
-  if (result == Step::kGoOn && step.load_tile) result = failOnError(tile);
-  if (result != Step::kGoOn) return result;
-  // A failed store is recorded when every store is waited for at the end.
-  if (step.wait_store >= 0) {
-    DmaRequest& store = out_reqs_[static_cast<size_t>(step.wait_store)];
-    if (!store.done && tracer_) tracer_->set(sig_phase_, kStore);
-    const sc_core::sc_time t_store = sc_core::sc_time_stamp();
-    if (!waitFor(store)) return Step::kAborted;
-    running_.store_wait += sc_core::sc_time_stamp() - t_store;
-  }
-  return Step::kGoOn;
+DmaRequest MatmulCore::convTileLoad(const timing::CoreStep& step) {
+  const RunningConv& c = conv_;
+  const regs::ConvJobDescriptor& d = c.desc;
+  return makeRequest(DmaRequest::Direction::kToLocal,
+                     d.tiles_addr + uint64_t{step.tile} * d.tile_stride,
+                     d.sram_tile[step.tile_buffer],
+                     timing::tileLoadBytes(c.geo, c.work, step.tile, regs::kParamBytes));
 }
 
-// The arithmetic now, the time as SCALE-Sim counts it.
-bool MatmulCore::computeConvStep(size_t s) {
+uint64_t MatmulCore::computeConvStep(const timing::CoreStep& step) {
   RunningConv& c = conv_;
   const regs::ConvJobDescriptor& d = c.desc;
-  const timing::ConvStep& step = c.steps[s];
   const uint32_t features = c.work.tileFeatures(step.tile);
   const uint32_t out_rows = c.work.bandOutputRows(step.band);
   const uint32_t first = c.work.bandFirstRow(step.band);
@@ -204,10 +147,6 @@ bool MatmulCore::computeConvStep(size_t s) {
       sram_.view(d.sram_tile[step.tile_buffer], uint64_t{features} * (k + regs::kParamBytes));
   int8_t* outputs = reinterpret_cast<int8_t*>(
       sram_.writable(d.sram_output[step.output_buffer], pixels * features));
-  if (tracer_) {
-    tracer_->set(sig_phase_, kCompute);
-    tracer_->set(sig_tile_, s);
-  }
   core::TileParams tp;
   tp.rows = static_cast<uint32_t>(pixels);
   tp.k = static_cast<uint32_t>(k);
@@ -241,34 +180,27 @@ bool MatmulCore::computeConvStep(size_t s) {
                         params + uint64_t{f} * regs::kParamBytes, outputs + f, features);
     }
   }
-  const timing::ComputeCycles cc = timing::convStepCycles(dataflow_, array_, c.geo, c.work, step);
-  const sc_core::sc_time compute_time = clocks_.accel * static_cast<double>(cc.cycles);
-  wait(compute_time);
-  if (aborted()) return false;
-  running_.compute += compute_time;
-  ++result_.counters.tiles;
-  return true;
+  return timing::convStepCycles(dataflow_, array_, c.geo, c.work, step).cycles;
 }
 
-// Pixels x channels of every image, strided in memory; the core goes on while it stores.
-void MatmulCore::storeConvStep(size_t s) {
+// Pixels x channels of every image, strided in memory.
+DmaRequest MatmulCore::convStepStore(const timing::CoreStep& step) {
   const RunningConv& c = conv_;
   const regs::ConvJobDescriptor& d = c.desc;
-  const timing::ConvStep& step = c.steps[s];
   const uint32_t features = c.work.tileFeatures(step.tile);
   const uint64_t pixels = uint64_t{c.work.bandOutputRows(step.band)} * d.out_w;
   const uint64_t first_pixel = uint64_t{c.work.bandFirstRow(step.band)} * d.out_w;
-  DmaRequest& out = out_reqs_[s];
-  out = makeRequest(DmaRequest::Direction::kToMemory,
-                    d.output_addr + first_pixel * d.out_c + uint64_t{step.tile} * d.tile_n,
-                    d.sram_output[step.output_buffer], features);
+  DmaRequest out =
+      makeRequest(DmaRequest::Direction::kToMemory,
+                  d.output_addr + first_pixel * d.out_c + uint64_t{step.tile} * d.tile_n,
+                  d.sram_output[step.output_buffer], features);
   out.rows = static_cast<uint32_t>(pixels);
   out.mem_stride = d.out_c;
   out.local_stride = features;
   out.planes = d.batches;
   out.mem_plane_stride = uint64_t{d.out_h} * d.out_w * d.out_c;
   out.local_plane_stride = pixels * features;
-  dma_.submit(&out);
+  return out;
 }
 
 }  // namespace hilsim::model

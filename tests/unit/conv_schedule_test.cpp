@@ -1,11 +1,12 @@
-// The convolution schedule the simulated core and the planner's timeline share, the rows a band
-// reads, the address generator's windows, and a step's compute cycles; every expected value is
-// worked out by hand in the comments.
+// The schedules the simulated core and the planner's timeline share (a FULLY_CONNECTED job's and
+// a convolution's), the rows a band reads, the address generator's windows, and a step's compute
+// cycles; every expected value is worked out by hand in the comments.
 
 #include <gtest/gtest.h>
 
 #include "hilsim/core/im2col.h"
 #include "hilsim/timing/conv_schedule.h"
+#include "hilsim/timing/core_schedule.h"
 
 namespace hilsim::timing {
 namespace {
@@ -22,10 +23,45 @@ ConvCoreWork work(uint32_t bands, uint32_t tiles, bool double_buffer) {
   return w;
 }
 
+TEST(FcSchedule, DoubleBufferedTilesAlternateAndLoadWhileTheTileBeforeComputes) {
+  const std::vector<CoreStep> s = fcSchedule(3, true);
+  ASSERT_EQ(s.size(), 3u);
+  // s0: the input (the only band) and tile 0, both at the start into buffer 0.
+  EXPECT_TRUE(s[0].load_band && !s[0].band_early && s[0].input_buffer == 0);
+  EXPECT_TRUE(s[0].load_tile && !s[0].tile_early && s[0].tile_buffer == 0);
+  // s1, s2: the input stays; tiles 1 and 2 into buffers 1 and 0, early.
+  for (uint32_t t = 1; t < 3; ++t) {
+    EXPECT_EQ(s[t].tile, t);
+    EXPECT_FALSE(s[t].load_band);
+    EXPECT_EQ(s[t].input_buffer, 0u);
+    EXPECT_TRUE(s[t].load_tile && s[t].tile_early);
+    EXPECT_EQ(s[t].tile_buffer, t % 2);
+  }
+  // Every output stays in SRAM: one output buffer, no step waits for a store.
+  for (const CoreStep& step : s) {
+    EXPECT_EQ(step.output_buffer, 0u);
+    EXPECT_EQ(step.wait_store, -1);
+  }
+}
+
+TEST(FcSchedule, OneBufferLoadsEachTileAfterTheTileBefore) {
+  for (const std::vector<CoreStep>& s : {fcSchedule(3, false), fcSchedule(1, true)}) {
+    ASSERT_FALSE(s.empty());
+    EXPECT_TRUE(s[0].load_band);
+    for (const CoreStep& step : s) {
+      EXPECT_TRUE(step.load_tile);
+      EXPECT_FALSE(step.tile_early);
+      EXPECT_EQ(step.tile_buffer, 0u);
+      EXPECT_EQ(step.wait_store, -1);
+    }
+  }
+  EXPECT_TRUE(fcSchedule(0, true).empty());
+}
+
 TEST(ConvSchedule, TwoBandsOfThreeTilesDoubleBuffered) {
   // Band-major: (b0,t0) (b0,t1) (b0,t2) (b1,t0) (b1,t1) (b1,t2). The changed operand goes to the
   // buffer the step before does not use, loaded while it computes; outputs alternate.
-  const std::vector<ConvStep> s = convSchedule(work(2, 3, true));
+  const std::vector<CoreStep> s = convSchedule(work(2, 3, true));
   ASSERT_EQ(s.size(), 6u);
   // s0: both loaded at the start into buffer 0.
   EXPECT_TRUE(s[0].load_band && !s[0].band_early && s[0].input_buffer == 0);
@@ -52,7 +88,7 @@ TEST(ConvSchedule, TwoBandsOfThreeTilesDoubleBuffered) {
 
 TEST(ConvSchedule, TwoTilesStayInTheirBuffersAcrossBands) {
   // Tiles 0 and 1 sit in buffers 0 and 1; the second band finds both there.
-  const std::vector<ConvStep> s = convSchedule(work(2, 2, true));
+  const std::vector<CoreStep> s = convSchedule(work(2, 2, true));
   ASSERT_EQ(s.size(), 4u);
   EXPECT_FALSE(s[2].load_tile);
   EXPECT_EQ(s[2].tile_buffer, 0u);
@@ -62,7 +98,7 @@ TEST(ConvSchedule, TwoTilesStayInTheirBuffersAcrossBands) {
 }
 
 TEST(ConvSchedule, OneBufferEachLoadsAfterTheStepBeforeAndWaitsForItsStore) {
-  const std::vector<ConvStep> s = convSchedule(work(2, 2, false));
+  const std::vector<CoreStep> s = convSchedule(work(2, 2, false));
   const ConvBuffers b = convBuffers(work(2, 2, false));
   EXPECT_EQ(b.input + b.tile + b.output, 3u);
   ASSERT_EQ(s.size(), 4u);

@@ -20,6 +20,7 @@
 #include "hilsim/kernels/abi/dispatch.h"
 #include "hilsim/rt/cpu_target.h"
 #include "hilsim/rt/interpreter.h"
+#include "op_model.h"
 
 namespace hilsim::test {
 namespace {
@@ -102,20 +103,34 @@ class FakeCpuTarget final : public rt::CpuTarget {
   std::map<uint32_t, uint64_t> calls_by_kernel_;
 };
 
+// A model's interpreter whose kernels run on a FakeCpuTarget that charges `clock`. Built in
+// place: the interpreter refers to the members before it.
+struct OnTarget {
+  explicit OnTarget(rt::Model m)
+      : model(std::move(m)), target(clock), interp(model, resolver, options()) {}
+  rt::InterpreterOptions options() {
+    rt::InterpreterOptions o;
+    o.clock = &clock;
+    o.cpu_target = &target;
+    return o;
+  }
+
+  rt::Model model;
+  const rt::OpResolver resolver = rt::referenceOpResolver();
+  rt::CountingClock clock;
+  FakeCpuTarget target;
+  rt::Interpreter interp;
+};
+
 class GoldenOnTarget : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(GoldenOnTarget, GivesTflmBytesAndOnlyTheTargetsCycles) {
   const GoldenCase& gc = goldenCase(GetParam());
   for (const GoldenVector& v : gc.vectors) {
     SCOPED_TRACE(v.input);
-    rt::Model model = rt::Model::fromFile(gc.model);
-    const rt::OpResolver resolver = rt::referenceOpResolver();
-    rt::CountingClock clock;
-    FakeCpuTarget target(clock);
-    rt::InterpreterOptions options;
-    options.clock = &clock;
-    options.cpu_target = &target;
-    rt::Interpreter interp(model, resolver, options);
+    OnTarget run(rt::Model::fromFile(gc.model));
+    rt::Interpreter& interp = run.interp;
+    const FakeCpuTarget& target = run.target;
     interp.allocate();
     const std::vector<uint8_t> input = readFile(v.input);
     const std::vector<uint8_t> expected = readFile(v.expected);
@@ -134,7 +149,7 @@ TEST_P(GoldenOnTarget, GivesTflmBytesAndOnlyTheTargetsCycles) {
     EXPECT_EQ(differ, 0u) << "bytes differ from TFLM's through the target";
     // Every operator ran on the target, and only its cycles were charged.
     EXPECT_EQ(target.calls(), interp.nodes().size() * static_cast<size_t>(v.frames));
-    EXPECT_EQ(clock.now(), target.calls() * kCyclesPerCall);
+    EXPECT_EQ(run.clock.now(), target.calls() * kCyclesPerCall);
   }
 }
 
@@ -212,6 +227,33 @@ TEST(CpuTarget, MemoryOutsideTheMapFailsNamingTheOperator) {
     EXPECT_NE(std::string(e.what()).find("operator 0 (FULLY_CONNECTED)"), std::string::npos)
         << e.what();
   }
+}
+
+// RESHAPE and SQUEEZE copy the input's bytes with one call, and of an empty tensor nothing:
+// no call reaches the target, and non-empty ones make one call each.
+TEST(CpuTarget, ByteCopiesOfEmptyTensorsMakeNoCall) {
+  const auto copies = [](std::vector<int32_t> in_shape, std::vector<int32_t> squeezed,
+                         std::vector<int32_t> reshaped) {
+    OpModel m;
+    const int32_t in = m.addTensor(tensor(tflite::TensorType::INT8, std::move(in_shape)));
+    const int32_t mid = m.addTensor(tensor(tflite::TensorType::INT8, std::move(squeezed)));
+    const int32_t out = m.addTensor(tensor(tflite::TensorType::INT8, std::move(reshaped)));
+    m.addOp(tflite::BuiltinOperator::SQUEEZE, {in}, {mid});
+    m.addOp(tflite::BuiltinOperator::RESHAPE, {mid}, {out});
+    m.setInputs({in});
+    m.setOutputs({out});
+    const std::vector<uint8_t> bytes = m.finish();
+    OnTarget run(rt::Model::fromBytes(bytes, "copies"));
+    rt::Interpreter& interp = run.interp;
+    interp.allocate();
+    for (size_t i = 0; i < interp.input(0).bytes; ++i) interp.input(0).data[i] = uint8_t(i + 1);
+    interp.invoke();
+    const rt::Tensor& result = interp.output(0);
+    for (size_t i = 0; i < result.bytes; ++i) EXPECT_EQ(result.data[i], uint8_t(i + 1));
+    return run.target.calls();
+  };
+  EXPECT_EQ(copies({1, 0, 3}, {0, 3}, {3, 0}), 0u);
+  EXPECT_EQ(copies({1, 2, 3}, {2, 3}, {3, 2}), 2u);
 }
 
 TEST(CpuTarget, WithoutATargetTheCostModelIsCharged) {

@@ -91,17 +91,17 @@ void place(int64_t wanted, std::vector<int64_t>& held, int64_t previous_buffer, 
 
 }  // namespace
 
-std::vector<ConvStep> convSchedule(const ConvCoreWork& w) {
+std::vector<CoreStep> convSchedule(const ConvCoreWork& w) {
   const ConvBuffers buffers = convBuffers(w);
   std::vector<int64_t> bands(buffers.input, -1), tiles(buffers.tile, -1);
-  std::vector<ConvStep> steps;
+  std::vector<CoreStep> steps;
   steps.reserve(w.steps());
   for (uint32_t b = 0; b < w.num_bands; ++b)
     for (uint32_t t = 0; t < w.num_tiles; ++t) {
-      ConvStep s;
+      CoreStep s;
       s.band = b;
       s.tile = t;
-      const ConvStep* previous = steps.empty() ? nullptr : &steps.back();
+      const CoreStep* previous = steps.empty() ? nullptr : &steps.back();
       place(b, bands, previous ? int64_t{previous->input_buffer} : -1, &s.input_buffer,
             &s.load_band, &s.band_early);
       place(t, tiles, previous ? int64_t{previous->tile_buffer} : -1, &s.tile_buffer, &s.load_tile,
@@ -124,7 +124,7 @@ uint64_t tileLoadBytes(const ConvGeometry& g, const ConvCoreWork& w, uint32_t ti
   return uint64_t{w.tileFeatures(tile)} * (g.k() + param_bytes_per_feature);
 }
 
-uint64_t stepOutputBytes(const ConvGeometry& g, const ConvCoreWork& w, const ConvStep& s) {
+uint64_t stepOutputBytes(const ConvGeometry& g, const ConvCoreWork& w, const CoreStep& s) {
   return uint64_t{g.batches} * w.bandOutputRows(s.band) * g.out_w * w.tileFeatures(s.tile);
 }
 
@@ -142,7 +142,7 @@ uint64_t outputBufferBytes(const ConvGeometry& g, const ConvCoreWork& w) {
 }
 
 ComputeCycles convStepCycles(Dataflow dataflow, ArrayShape array, const ConvGeometry& g,
-                             const ConvCoreWork& w, const ConvStep& s) {
+                             const ConvCoreWork& w, const CoreStep& s) {
   const uint64_t m = uint64_t{g.batches} * w.bandOutputRows(s.band) * g.out_w;
   const uint32_t features = w.tileFeatures(s.tile);
   if (!g.depthwise) return computeCycles(dataflow, array, m, g.k(), features);

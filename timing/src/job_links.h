@@ -1,15 +1,14 @@
 #pragma once
-// Private to the job timeline: the DMA engine and bus as the timeline plays them, and the
-// interface of a core's run (FULLY_CONNECTED in job_timeline.cpp, convolution in
-// conv_core_run.cpp).
+// Private to the job timeline: the DMA engine and bus as the timeline plays them, and one core
+// walking the steps of its job (core_run.cpp) through them.
 
 #include <algorithm>
 #include <deque>
 #include <limits>
-#include <memory>
 #include <vector>
 
 #include "hilsim/timing/bus_scheduler.h"
+#include "hilsim/timing/core_schedule.h"
 #include "hilsim/timing/job_timeline.h"
 #include "hilsim/timing/link_timing.h"
 
@@ -110,22 +109,57 @@ class Links {
   std::vector<Deferred> deferred_;
 };
 
-// One core running its share of the job, step by step as the simulated core does.
-class CoreRunner {
- public:
-  virtual ~CoreRunner() = default;
-  // The job starts at `start_ps`: start-up, then the descriptor fetch.
-  virtual void start(uint64_t start_ps) = 0;
-  // When the tile being computed ends, or kNever.
-  virtual uint64_t computeEndPs() const = 0;
-  virtual bool finished() const = 0;
-  virtual uint64_t endPs() const = 0;
-  // Goes as far as it can at `now_ps` (a transfer of its own completed, or a tile computed).
-  virtual void resume(uint64_t now_ps) = 0;
-  virtual CoreCounts counts() const = 0;
+// A step of a core's job (core_schedule.h) with what it costs: the bytes of the loads it makes
+// and of its outputs, and its compute cycles (accelerator clock).
+struct TimedStep {
+  CoreStep step;
+  uint64_t band_bytes = 0;
+  uint64_t tile_bytes = 0;
+  uint64_t compute_cycles = 0;
+  uint64_t output_bytes = 0;
 };
 
-std::unique_ptr<CoreRunner> makeConvCoreRun(const PlatformTiming& t, const JobWork& job,
-                                            const ConvCoreWork& w, Links& links);
+// One core running its share of the job, step by step as the simulated core does: the
+// descriptor fetch, then per step its loads, a free output buffer, the compute and the store,
+// and at the end the wait for every store.
+class CoreRun {
+ public:
+  CoreRun(const PlatformTiming& t, uint32_t core, uint32_t descriptor_bytes,
+          std::vector<TimedStep> steps, Links& links);
+  // The job starts at `start_ps`: start-up, then the descriptor fetch.
+  void start(uint64_t start_ps);
+  // When the step being computed ends, or kNever.
+  uint64_t computeEndPs() const { return state_ == State::kCompute ? compute_end_ps_ : kNever; }
+  bool finished() const { return state_ == State::kDone; }
+  uint64_t endPs() const { return end_ps_; }
+  // Goes as far as it can at `now_ps` (a transfer of its own completed, or a step computed).
+  void resume(uint64_t now_ps);
+  CoreCounts counts() const;
+
+ private:
+  enum class State { kIdle, kDescriptor, kLoad, kOutputBuffer, kCompute, kStore, kDone };
+
+  Transfer request(uint64_t bytes) const;
+  // Issues the loads of step `s` that go at this moment: the early ones (while the step before
+  // computes) or the others; the band before the tile.
+  void issueLoads(size_t s, bool early);
+  void startCompute(uint64_t now_ps);
+  void finish(uint64_t now_ps);
+
+  const PlatformTiming& t_;
+  const uint32_t core_;
+  const uint32_t descriptor_bytes_;
+  const std::vector<TimedStep> steps_;
+  Links& links_;
+  State state_ = State::kIdle;
+  Transfer desc_;
+  std::vector<Transfer> band_loads_, tile_loads_, stores_;  // by step
+  const Transfer* input_[2] = {nullptr, nullptr};           // the last load into each buffer
+  const Transfer* tile_[2] = {nullptr, nullptr};
+  size_t step_ = 0;
+  uint64_t start_ps_ = 0, startup_ps_ = 0, wait_from_ps_ = 0;
+  uint64_t compute_start_ps_ = 0, compute_end_ps_ = 0, end_ps_ = 0;
+  uint64_t load_wait_ps_ = 0, compute_ps_ = 0, store_wait_ps_ = 0;
+};
 
 }  // namespace hilsim::timing::detail

@@ -71,9 +71,7 @@ class ConcatenationRef final : public Kernel {
     for (size_t i = 0; i < node.inputs.size(); ++i) {
       const std::string role = "input " + std::to_string(i);
       const Tensor& in = requiredInput(node, i, role.c_str());
-      if (in.type != out.type)
-        throw ModelError(role + " " + describe(in) + " and output " + describe(out) +
-                         " have different types");
+      expectSameType(in, out, role);
       if (in.rank() != rank)
         throw ModelError(role + " " + describe(in) + " does not have the rank of output " +
                          describe(out));

@@ -22,14 +22,11 @@ class Conv2DRef final : public Kernel {
     const Tensor& filter = requiredInput(node, 1, "filter");
     const Tensor* bias = node.input(2);
     Tensor& out = *node.output(0);
-    const auto* options = node.op_fb->builtin_options_as_Conv2DOptions();
-    if (!options) throw ModelError("missing Conv2DOptions");
+    const ConvOptions options = convOptions(node);
     expectRank(filter, 4, "filter");
 
     p_ = {};
-    p_.geo = computeWindowGeometry(in, out, filter.dim(1), filter.dim(2), options->padding(),
-                                   options->stride_h(), options->stride_w(),
-                                   options->dilation_h_factor(), options->dilation_w_factor());
+    p_.geo = convWindow(in, out, filter, options);
     const WindowGeometry& g = p_.geo;
     if (filter.dim(0) != g.out_c)
       throw ModelError("filter " + describe(filter) + " does not have the " +
@@ -45,8 +42,7 @@ class Conv2DRef final : public Kernel {
     p_.filters_per_group = g.out_c / groups;
     if (in.type == TensorType::FLOAT32)
       throw ModelError("float32 CONV_2D is not supported (hilsim supports int8)");
-    p_.quant = prepareConvQuant(ctx, in, filter, bias, out, options->fused_activation_function(),
-                                g.out_c, 0);
+    p_.quant = prepareConvQuant(ctx, in, filter, bias, out, options.activation, g.out_c, 0);
 
     return timing::convolutionWork(describeConvLayer(node)->geometry, uint32_t(p_.filter_in_c));
   }

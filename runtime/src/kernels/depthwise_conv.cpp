@@ -22,18 +22,15 @@ class DepthwiseConv2DRef final : public Kernel {
     const Tensor& filter = requiredInput(node, 1, "filter");
     const Tensor* bias = node.input(2);
     Tensor& out = *node.output(0);
-    const auto* options = node.op_fb->builtin_options_as_DepthwiseConv2DOptions();
-    if (!options) throw ModelError("missing DepthwiseConv2DOptions");
+    const ConvOptions options = convOptions(node);
     expectRank(filter, 4, "filter");
     if (filter.dim(0) != 1)
       throw ModelError("filter must be [1, h, w, channels], is " + describe(filter));
 
     p_ = {};
-    p_.geo = computeWindowGeometry(in, out, filter.dim(1), filter.dim(2), options->padding(),
-                                   options->stride_h(), options->stride_w(),
-                                   options->dilation_h_factor(), options->dilation_w_factor());
+    p_.geo = convWindow(in, out, filter, options);
     const WindowGeometry& g = p_.geo;
-    p_.depth_multiplier = options->depth_multiplier();
+    p_.depth_multiplier = options.depth_multiplier;
     if (p_.depth_multiplier <= 0 || int64_t{g.in_c} * p_.depth_multiplier != g.out_c)
       throw ModelError("output channels " + std::to_string(g.out_c) + " must be input channels " +
                        std::to_string(g.in_c) + " x depth multiplier " +
@@ -43,8 +40,7 @@ class DepthwiseConv2DRef final : public Kernel {
                        std::to_string(g.out_c) + " output channels of output " + describe(out));
     if (in.type == TensorType::FLOAT32)
       throw ModelError("float32 DEPTHWISE_CONV_2D is not supported (hilsim supports int8)");
-    p_.quant = prepareConvQuant(ctx, in, filter, bias, out, options->fused_activation_function(),
-                                g.out_c, 3);
+    p_.quant = prepareConvQuant(ctx, in, filter, bias, out, options.activation, g.out_c, 3);
 
     return timing::convolutionWork(describeConvLayer(node)->geometry, 1);
   }

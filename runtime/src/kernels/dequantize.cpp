@@ -17,9 +17,7 @@ class DequantizeRef final : public Kernel {
     expectArity(node, 1, 1);
     const Tensor& in = requiredInput(node, 0, "input");
     const Tensor& out = *node.output(0);
-    if (in.elements() != out.elements())
-      throw ModelError("input " + describe(in) + " and output " + describe(out) +
-                       " have different element counts");
+    expectSameElementCount(in, out);
     if (out.type != TensorType::FLOAT32)
       throw ModelError("output must be float32, is " + describe(out));
     if (in.type != TensorType::INT8 && in.type != TensorType::INT16)

@@ -137,10 +137,19 @@ void expectValidQuantizationIfPresent(const Tensor& t, const char* role) {
   if (!t.quant.empty()) checkQuantization(t, role);
 }
 
-void expectUnquantized(const Tensor& t, const char* role) {
-  if (!t.quant.empty())
-    throw ModelError(std::string(role) + " " + describe(t) +
-                     " must not be quantized (TFLite Micro supports unquantized int32 only)");
+kernels::Int32Activation prepareInt32(const Int32Rules& rules, const Tensor& in1, const Tensor& in2,
+                                      const Tensor& out, ActivationFunctionType activation) {
+  const auto expectUnquantized = [](const Tensor& t, const char* role) {
+    if (!t.quant.scale.empty() && !t.quant.zero_point.empty())
+      throw ModelError(std::string(role) + " " + describe(t) +
+                       " must not be quantized (TFLite Micro supports unquantized int32 only)");
+  };
+  if (rules.inputs_unquantized) {
+    expectUnquantized(in1, "input1");
+    expectUnquantized(in2, "input2");
+  }
+  if (rules.output_unquantized) expectUnquantized(out, "output");
+  return int32Activation(rules.fused_activation ? activation : ActivationFunctionType::NONE);
 }
 
 ActivationFunctionType checkedActivation(ActivationFunctionType activation) {

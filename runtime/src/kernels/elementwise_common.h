@@ -1,7 +1,7 @@
 #pragma once
 // Prepare-time helpers shared by the element-wise reference kernels (ADD, SUB, MUL, MAXIMUM,
 // MINIMUM, HARD_SWISH): broadcast planning, quantization checks and TensorFlow Lite Micro's
-// activation ranges (also MAX_POOL_2D's) and rescaling parameters. Every check throws
+// activation ranges (also MAX_POOL_2D's), rescaling parameters and int32 rules. Every check throws
 // hilsim::ModelError.
 
 #include <cstdint>
@@ -26,8 +26,6 @@ kernels::BroadcastLoops planBinaryBroadcast(const Tensor& in1, const Tensor& in2
 void expectPerTensorQuantized(const Tensor& t, const char* role);
 // The same for tensors whose quantization is optional: checked only if present.
 void expectValidQuantizationIfPresent(const Tensor& t, const char* role);
-// Checks `t` carries no quantization parameters.
-void expectUnquantized(const Tensor& t, const char* role);
 
 // The fused activation, checked to be one of the schema's values. TFLite Micro treats TANH and
 // SIGN_BIT as none on these kernels; so does hilsim.
@@ -50,5 +48,19 @@ kernels::QuantizedAddParams prepareQuantizedAdd(const Tensor& in1, const Tensor&
                                                 const Tensor& out,
                                                 tflite::ActivationFunctionType activation,
                                                 AddScaleMath math);
+
+// What an operator's int32 path accepts, as TFLite Micro's prepare checks it: which tensors must
+// be unquantized (TFLite Micro counts a tensor as quantized only when its quantization has both
+// a scale and a zero point), and whether the fused activation clamps the result (else the full
+// int32 range).
+struct Int32Rules {
+  bool inputs_unquantized = false;
+  bool output_unquantized = false;
+  bool fused_activation = true;
+};
+
+// The int32 activation range of an operator with `rules`, after checking its tensors.
+kernels::Int32Activation prepareInt32(const Int32Rules& rules, const Tensor& in1, const Tensor& in2,
+                                      const Tensor& out, tflite::ActivationFunctionType activation);
 
 }  // namespace hilsim::rt

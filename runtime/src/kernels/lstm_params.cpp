@@ -43,6 +43,25 @@ QuantizedMultiplier gateMultiplier(const Tensor& activation, const Tensor& weigh
   return quantizeMultiplier(product / static_cast<double>(kGateInputScale));
 }
 
+// The two FCs of gate `g`, alike in 8x8 and 16x8: its input and recurrent weights, checked, and
+// their multipliers.
+template <class Gate>
+void prepareGateFcs(const LstmTensors& t, size_t g, Gate* k) {
+  const std::string gate = kGateNames[g];
+  const Tensor& wx = *t.input_weights[g];
+  const Tensor& wh = *t.recurrent_weights[g];
+  expectGateWeights(wx, "input_to_" + gate + "_weights");
+  expectGateWeights(wh, "recurrent_to_" + gate + "_weights");
+  k->input_weights = wx.as<int8_t>();
+  k->recurrent_weights = wh.as<int8_t>();
+  const QuantizedMultiplier from_input = gateMultiplier(*t.input, wx);
+  const QuantizedMultiplier from_hidden = gateMultiplier(*t.output_state, wh);
+  k->input_multiplier = from_input.multiplier;
+  k->input_shift = from_input.shift;
+  k->recurrent_multiplier = from_hidden.multiplier;
+  k->recurrent_shift = from_hidden.shift;
+}
+
 // CreateInterGateMulParams: the product of two scales, in double, over the output scale.
 QuantizedMultiplier productMultiplier(float scale1, float scale2, float output_scale) {
   return quantizeMultiplier(static_cast<double>(scale1) * static_cast<double>(scale2) /
@@ -133,27 +152,16 @@ kernels::LstmInt8Params prepareLstmInt8(PrepareContext& ctx, const LstmTensors& 
   int32_t* folded_biases = allocatePersistentArray<int32_t>(ctx, 8 * cells);
   kernels::LstmGateInt8* gates[4] = {&p.input_gate, &p.forget_gate, &p.cell_gate, &p.output_gate};
   for (size_t g = 0; g < 4; ++g) {
-    const std::string gate = kGateNames[g];
-    const Tensor& wx = *t.input_weights[g];
-    const Tensor& wh = *t.recurrent_weights[g];
-    expectGateWeights(wx, "input_to_" + gate + "_weights");
-    expectGateWeights(wh, "recurrent_to_" + gate + "_weights");
     kernels::LstmGateInt8& k = *gates[g];
-    k.input_weights = wx.as<int8_t>();
-    k.recurrent_weights = wh.as<int8_t>();
+    prepareGateFcs(t, g, &k);
     // The recurrent FC has no bias; neither FC checks the bias scale (TFLite Micro passes none).
     int32_t* input_bias = folded_biases + (2 * g) * cells;
     int32_t* recurrent_bias = folded_biases + (2 * g + 1) * cells;
-    foldZeroPoint(wx, t.biases[g]->as<int32_t>(), in.quant.zero_point0(), input_bias);
-    foldZeroPoint(wh, nullptr, hidden.quant.zero_point0(), recurrent_bias);
+    foldZeroPoint(*t.input_weights[g], t.biases[g]->as<int32_t>(), in.quant.zero_point0(),
+                  input_bias);
+    foldZeroPoint(*t.recurrent_weights[g], nullptr, hidden.quant.zero_point0(), recurrent_bias);
     k.input_bias = input_bias;
     k.recurrent_bias = recurrent_bias;
-    const QuantizedMultiplier from_input = gateMultiplier(in, wx);
-    const QuantizedMultiplier from_hidden = gateMultiplier(hidden, wh);
-    k.input_multiplier = from_input.multiplier;
-    k.input_shift = from_input.shift;
-    k.recurrent_multiplier = from_hidden.multiplier;
-    k.recurrent_shift = from_hidden.shift;
   }
   p.cell = prepareIntegerCell(t);
   return p;
@@ -175,27 +183,15 @@ kernels::LstmInt16Params prepareLstmInt16(const LstmTensors& t) {
   p.shape = t.shape;
   kernels::LstmGateInt16* gates[4] = {&p.input_gate, &p.forget_gate, &p.cell_gate, &p.output_gate};
   for (size_t g = 0; g < 4; ++g) {
-    const std::string gate = kGateNames[g];
-    const Tensor& wx = *t.input_weights[g];
-    const Tensor& wh = *t.recurrent_weights[g];
-    expectGateWeights(wx, "input_to_" + gate + "_weights");
-    expectGateWeights(wh, "recurrent_to_" + gate + "_weights");
     kernels::LstmGateInt16& k = *gates[g];
-    k.input_weights = wx.as<int8_t>();
-    k.recurrent_weights = wh.as<int8_t>();
+    prepareGateFcs(t, g, &k);
     k.input_bias = t.biases[g]->as<int64_t>();
     k.recurrent_bias = nullptr;
-    const QuantizedMultiplier from_input = gateMultiplier(in, wx);
-    const QuantizedMultiplier from_hidden = gateMultiplier(hidden, wh);
     // The 64-bit requantization shifts by 15 - shift and is specified for shifts up to 7.
-    if (from_input.shift > 7 || from_hidden.shift > 7)
-      throw ModelError("the " + gate +
+    if (k.input_shift > 7 || k.recurrent_shift > 7)
+      throw ModelError(std::string("the ") + kGateNames[g] +
                        " gate's FC multiplier (activation scale x weight scale / 2^-12) is 2^8 "
                        "or more, beyond the 16-bit FC's requantization");
-    k.input_multiplier = from_input.multiplier;
-    k.input_shift = from_input.shift;
-    k.recurrent_multiplier = from_hidden.multiplier;
-    k.recurrent_shift = from_hidden.shift;
   }
   p.cell = prepareIntegerCell(t);
   return p;

@@ -3,16 +3,15 @@
 // their scale and zero point, as TensorFlow Lite Micro requires.
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <string>
 
 #include "elementwise_common.h"
-#include "hilsim/kernels/pooling.h"
 #include "hilsim/kernels/abi/calls.h"
-#include "hilsim/rt/kernels/conv_common.h"
+#include "hilsim/kernels/pooling.h"
 #include "hilsim/rt/kernels/kernel_call.h"
 #include "hilsim/rt/kernels/reference.h"
+#include "pooling_common.h"
 
 namespace hilsim::rt {
 namespace {
@@ -23,38 +22,23 @@ class MaxPool2DRef final : public Kernel {
     expectArity(node, 1, 1);
     const Tensor& in = requiredInput(node, 0, "input");
     const Tensor& out = *node.output(0);
-    const auto* options = node.op_fb->builtin_options_as_Pool2DOptions();
-    if (!options) throw ModelError("missing Pool2DOptions");
+    const tflite::Pool2DOptions& options = poolOptions(node);
     type_ = in.type;
     if (type_ != TensorType::INT8 && type_ != TensorType::INT16 && type_ != TensorType::FLOAT32)
       throw ModelError("unsupported type: input " + describe(in) +
                        " (int8, int16 and float32 are supported)");
-    if (out.type != type_)
-      throw ModelError("input " + describe(in) + " and output " + describe(out) +
-                       " have different types");
+    expectSameType(in, out);
 
     params_ = {};
-    params_.geo =
-        computeWindowGeometry(in, out, options->filter_height(), options->filter_width(),
-                              options->padding(), options->stride_h(), options->stride_w(), 1, 1);
+    params_.geo = poolWindow(in, out, options);
     const WindowGeometry& g = params_.geo;
-    if (g.out_c != g.in_c)
-      throw ModelError("output " + describe(out) + " does not have the channels of input " +
-                       describe(in));
-    const auto activation = options->fused_activation_function();
+    const auto activation = options.fused_activation_function();
     if (type_ == TensorType::FLOAT32) {
       floatActivationRange(activation, &params_.act_min_f, &params_.act_max_f);
     } else {
       expectQuantized(in, "input");
       expectQuantized(out, "output");
-      const double scale_diff = std::abs(static_cast<double>(in.quant.scale0()) -
-                                         static_cast<double>(out.quant.scale0()));
-      if (scale_diff > 1.0e-6 || in.quant.zero_point0() != out.quant.zero_point0())
-        throw ModelError("input and output quantization differ (scales " +
-                         std::to_string(in.quant.scale0()) + " and " +
-                         std::to_string(out.quant.scale0()) + ", zero points " +
-                         std::to_string(in.quant.zero_point0()) + " and " +
-                         std::to_string(out.quant.zero_point0()) + ")");
+      expectSharedQuantization(in, out);
       quantizedActivationRange(activation, out, &params_.act_min, &params_.act_max);
       if (params_.act_min > params_.act_max)
         throw ModelError("activation range [" + std::to_string(params_.act_min) + ", " +
@@ -62,10 +46,7 @@ class MaxPool2DRef final : public Kernel {
                          std::to_string(out.quant.zero_point0()) + ")");
     }
 
-    OpWork work;
-    work.outputs = g.outputs();
-    work.window_elements = work.outputs * uint64_t(g.filter_h) * uint64_t(g.filter_w);
-    return work;
+    return poolWork(g);
   }
 
   void invoke(InvokeContext& ctx, Node& node) override {

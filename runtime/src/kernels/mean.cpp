@@ -33,9 +33,7 @@ class MeanRef final : public Kernel {
     if (type_ != TensorType::FLOAT32 && type_ != TensorType::INT8 && type_ != TensorType::INT16)
       throw ModelError("unsupported type: input " + describe(in) +
                        " (float32, int8 and int16 are supported)");
-    if (out.type != type_)
-      throw ModelError("input " + describe(in) + " and output " + describe(out) +
-                       " have different types");
+    expectSameType(in, out);
     const int rank = in.rank();
     if (rank < 1 || rank > kernels::kMeanMaxDims)
       throw ModelError("input " + describe(in) + " must have 1 to " +

@@ -26,9 +26,7 @@ class PadRef final : public Kernel {
         type_ != TensorType::INT32)
       throw ModelError("unsupported type: input " + describe(in) +
                        " (float32, int8, int16 and int32 are supported)");
-    if (out.type != type_)
-      throw ModelError("input " + describe(in) + " and output " + describe(out) +
-                       " have different types");
+    expectSameType(in, out);
     const int rank = in.rank();
     if (rank > kernels::kPadDims)
       throw ModelError("input " + describe(in) + " has more than " +

@@ -68,9 +68,7 @@ class QuantizeRef final : public Kernel {
     expectArity(node, 1, 1);
     const Tensor& in = requiredInput(node, 0, "input");
     const Tensor& out = *node.output(0);
-    if (in.elements() != out.elements())
-      throw ModelError("input " + describe(in) + " and output " + describe(out) +
-                       " have different element counts");
+    expectSameElementCount(in, out);
     run_ = conversionFor(in.type, out.type);
     if (!run_)
       throw ModelError("unsupported conversion from " + describe(in) + " to " + describe(out) +

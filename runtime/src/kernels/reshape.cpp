@@ -1,16 +1,13 @@
-// Reference RESHAPE kernel. TensorFlow Lite Micro runs it in place when it can; hilsim's arena
-// gives the output its own buffer, so invoke copies the bytes (a copy call, so that a CpuTarget
-// executes it too). The output tensor's shape from the model is authoritative (as in TFLite
-// Micro); the requested shape (constant shape input, else ReshapeOptions.new_shape) is checked
-// against it.
+// Reference RESHAPE kernel: a byte copy (copy_kernel.h). The output tensor's shape from the model
+// is authoritative (as in TFLite Micro); the requested shape (constant shape input, else
+// ReshapeOptions.new_shape) is checked against it.
 
 #include <cstdint>
 #include <limits>
 #include <optional>
 #include <string>
 
-#include "hilsim/kernels/abi/calls.h"
-#include "hilsim/rt/kernels/kernel_call.h"
+#include "copy_kernel.h"
 #include "hilsim/rt/kernels/kernel_util.h"
 #include "hilsim/rt/kernels/reference.h"
 
@@ -60,41 +57,27 @@ Shape resolveStretch(Shape dims, int64_t elements) {
   return dims;
 }
 
-class ReshapeRef final : public Kernel {
+class ReshapeRef final : public ByteCopyKernel {
  public:
   OpWork prepare(PrepareContext&, Node& node) override {
     expectArity(node, 1, 2);
-    input_ = &requiredInput(node, 0, "input");
-    output_ = node.output(0);
-    if (input_->type != output_->type)
-      throw ModelError("input " + describe(*input_) + " and output " + describe(*output_) +
-                       " have different types");
-    if (input_->bytes > std::numeric_limits<uint32_t>::max())
-      throw ModelError("input " + describe(*input_) + " has more than 2^32 - 1 bytes");
-    const int64_t elements = input_->elements();
-    if (output_->elements() != elements)
-      throw ModelError("output " + describe(*output_) + " does not hold the " +
-                       std::to_string(elements) + " elements of input " + describe(*input_));
+    const Tensor& in = requiredInput(node, 0, "input");
+    Tensor& out = *node.output(0);
+    prepareCopy(in, out);
+    const int64_t elements = in.elements();
+    if (out.elements() != elements)
+      throw ModelError("output " + describe(out) + " does not hold the " +
+                       std::to_string(elements) + " elements of input " + describe(in));
     if (const std::optional<Shape> requested = requestedShape(node)) {
       const Shape resolved = resolveStretch(*requested, elements);
-      if (resolved != output_->shape)
+      if (resolved != out.shape)
         throw ModelError("requested shape " + shapeString(*requested) + " (resolved " +
-                         shapeString(resolved) + ") does not match output " + describe(*output_));
+                         shapeString(resolved) + ") does not match output " + describe(out));
     }
     OpWork work;
-    work.elements = input_->bytes;  // the cost model's RESHAPE term is per byte copied
+    work.elements = in.bytes;  // the cost model's RESHAPE term is per byte copied
     return work;
   }
-
-  void invoke(InvokeContext& ctx, Node&) override {
-    if (output_->data == input_->data) return;
-    kernels::abi::CopyCall call{input_->data, output_->data, static_cast<uint32_t>(input_->bytes)};
-    runCall(ctx, call);
-  }
-
- private:
-  const Tensor* input_ = nullptr;
-  Tensor* output_ = nullptr;
 };
 
 }  // namespace

@@ -1,14 +1,11 @@
 // Reference SQUEEZE kernel: removes dimensions of size 1 (those listed in squeeze_dims, negative
-// ones counting from the end, or all of them when the list is empty) and copies the bytes, as
-// TensorFlow Lite Micro does, for any element type the runtime knows (a copy call, so that a
-// CpuTarget executes it too).
+// ones counting from the end, or all of them when the list is empty) and copies the bytes
+// (copy_kernel.h), as TensorFlow Lite Micro does, for any element type the runtime knows.
 
 #include <cstdint>
-#include <limits>
 #include <string>
 
-#include "hilsim/kernels/abi/calls.h"
-#include "hilsim/rt/kernels/kernel_call.h"
+#include "copy_kernel.h"
 #include "hilsim/rt/kernels/kernel_util.h"
 #include "hilsim/rt/kernels/reference.h"
 
@@ -17,19 +14,13 @@ namespace {
 
 constexpr int kMaxRank = 8;  // TFLite Micro's limit
 
-class SqueezeRef final : public Kernel {
+class SqueezeRef final : public ByteCopyKernel {
  public:
   OpWork prepare(PrepareContext&, Node& node) override {
     expectArity(node, 1, 1);
-    input_ = &requiredInput(node, 0, "input");
-    output_ = node.output(0);
-    const Tensor& in = *input_;
-    const Tensor& out = *output_;
-    if (in.type != out.type)
-      throw ModelError("input " + describe(in) + " and output " + describe(out) +
-                       " have different types");
-    if (in.bytes > std::numeric_limits<uint32_t>::max())
-      throw ModelError("input " + describe(in) + " has more than 2^32 - 1 bytes");
+    const Tensor& in = requiredInput(node, 0, "input");
+    Tensor& out = *node.output(0);
+    prepareCopy(in, out);
     const int rank = in.rank();
     if (rank > kMaxRank)
       throw ModelError("input " + describe(in) + " has more than " + std::to_string(kMaxRank) +
@@ -62,16 +53,6 @@ class SqueezeRef final : public Kernel {
     work.elements = static_cast<uint64_t>(out.elements());
     return work;
   }
-
-  void invoke(InvokeContext& ctx, Node&) override {
-    if (output_->data == input_->data || input_->bytes == 0) return;
-    kernels::abi::CopyCall call{input_->data, output_->data, static_cast<uint32_t>(input_->bytes)};
-    runCall(ctx, call);
-  }
-
- private:
-  const Tensor* input_ = nullptr;
-  Tensor* output_ = nullptr;
 };
 
 }  // namespace

@@ -44,9 +44,7 @@ class StridedSliceRef final : public Kernel {
         in.type != TensorType::INT16 && in.type != TensorType::INT32 && in.type != TensorType::BOOL)
       throw ModelError("unsupported type: input " + describe(in) +
                        " (float32, int8, int16, int32 and bool are supported)");
-    if (out.type != in.type)
-      throw ModelError("input " + describe(in) + " and output " + describe(out) +
-                       " have different types");
+    expectSameType(in, out);
     const int rank = in.rank();
     if (rank < 1 || rank > kMaxRank)
       throw ModelError("input " + describe(in) + " must have 1 to " + std::to_string(kMaxRank) +

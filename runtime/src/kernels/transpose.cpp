@@ -26,9 +26,7 @@ class TransposeRef final : public Kernel {
         in.type != TensorType::INT16 && in.type != TensorType::INT32)
       throw ModelError("unsupported type: input " + describe(in) +
                        " (float32, int8, int16 and int32 are supported)");
-    if (out.type != in.type)
-      throw ModelError("input " + describe(in) + " and output " + describe(out) +
-                       " have different types");
+    expectSameType(in, out);
     const int rank = in.rank();
     if (rank < 1 || rank > kernels::kTransposeMaxDims)
       throw ModelError("input " + describe(in) + " must have 1 to " +

@@ -210,6 +210,64 @@ TEST(Add, Int32WrapsAndIgnoresTheFusedActivation) {
             (std::vector<int32_t>{kMin, -3, kMax}));
 }
 
+// TFLite Micro's prepare for an int32 output (add_common.cc AddPrepare, sub_common.cc SubPrepare)
+// requires unquantized inputs, and SUB also an unquantized output; ADD does not look at its
+// output's quantization. TFLite Micro counts a tensor as quantized only when it has a scale and a
+// zero point (micro_allocator.cc), so a scale alone, or a zero point alone, is no quantization.
+TEST(AddSubInt32, QuantizationIsAcceptedAndRefusedAsTfliteMicroPrepares) {
+  const auto plain = [] { return tensor(TensorType::INT32, {2}); };
+  const auto quantized = [] { return qtensor(TensorType::INT32, {2}, 1.0f, 0); };
+  const auto scale_only = [] {
+    TensorSpec t = tensor(TensorType::INT32, {2});
+    t.scales = {0.5f};
+    return t;
+  };
+  const auto zero_point_only = [] {
+    TensorSpec t = tensor(TensorType::INT32, {2});
+    t.zero_points = {3};
+    return t;
+  };
+  struct Case {
+    const char* what;
+    TensorSpec in1, in2, out;
+    bool add_accepts, sub_accepts;
+  };
+  const std::vector<Case> cases = {
+      {"none quantized", plain(), plain(), plain(), true, true},
+      {"input1 quantized", quantized(), plain(), plain(), false, false},
+      {"input2 quantized", plain(), quantized(), plain(), false, false},
+      {"output quantized", plain(), plain(), quantized(), true, false},
+      {"input1 with a scale only", scale_only(), plain(), plain(), true, true},
+      {"output with a scale only", plain(), plain(), scale_only(), true, true},
+      {"input2 with a zero point only", plain(), zero_point_only(), plain(), true, true},
+      {"output with a zero point only", plain(), plain(), zero_point_only(), true, true},
+  };
+  const std::vector<int32_t> a = {7, -5};
+  const std::vector<int32_t> b = {3, 2};
+  for (const Case& c : cases) {
+    const auto add = binaryModel(kAdd, c.in1, c.in2, c.out, addOptions());
+    const auto sub = binaryModel(BuiltinOperator::SUB, c.in1, c.in2, c.out, subOptions());
+    const std::string add_error = prepareError(add);
+    const std::string sub_error = prepareError(sub);
+    if (c.add_accepts) {
+      EXPECT_EQ(add_error, "") << c.what;
+      if (add_error.empty()) {
+        EXPECT_EQ(runBinary(add, a, b), (std::vector<int32_t>{10, -3}));
+      }
+    } else {
+      EXPECT_TRUE(mentions(add_error, "must not be quantized")) << c.what << ": " << add_error;
+    }
+    if (c.sub_accepts) {
+      EXPECT_EQ(sub_error, "") << c.what;
+      if (sub_error.empty()) {
+        EXPECT_EQ(runBinary(sub, a, b), (std::vector<int32_t>{4, -7}));
+      }
+    } else {
+      EXPECT_TRUE(mentions(sub_error, "must not be quantized")) << c.what << ": " << sub_error;
+    }
+  }
+}
+
 std::string addError(TensorSpec a, TensorSpec b, TensorSpec out,
                      tflite::BuiltinOptionsUnion options = addOptions()) {
   return prepareError(

@@ -1,10 +1,11 @@
 #pragma once
-// One matmul core: a systolic array with local SRAM. On start it fetches its job descriptor,
-// loads the input and the first weight tile, then for each tile computes (SCALE-Sim cycles,
-// core_timing.h) and stores its outputs, loading the next tile during compute when double
-// buffering is on. A convolution descriptor runs the steps of timing::convSchedule instead
-// (matmul_core_conv.cpp): input bands and weight tiles, windows formed by the core's address
-// generator. One thread; one wait per transfer or tile, never per cycle.
+// One matmul core: a systolic array with local SRAM. On start it fetches its job descriptor and
+// takes the steps of the job's schedule (timing/core_schedule.h): each waits for its input band
+// and weight tile (and a free output buffer), computes for SCALE-Sim's cycles (core_timing.h),
+// and stores its outputs, while the loads of the next step go on when double buffering is on;
+// then it waits for every store. A FULLY_CONNECTED job has one band, the input, and a step per
+// weight tile; a convolution (matmul_core_conv.cpp) has bands of input rows, whose windows the
+// core's address generator forms. One thread; one wait per transfer or step, never per cycle.
 
 #include <cstdint>
 #include <systemc>
@@ -19,6 +20,7 @@
 #include "hilsim/model/params.h"
 #include "hilsim/model/tracer.h"
 #include "hilsim/timing/conv_schedule.h"
+#include "hilsim/timing/core_schedule.h"
 #include "hilsim/timing/core_timing.h"
 
 namespace hilsim::model {
@@ -50,10 +52,13 @@ class MatmulCore : public sc_core::sc_module, public DmaSink {
   const CoreResult& result() const { return result_; }
 
  private:
-  // How a step of a job ends: the job goes on, has failed (fail() called), or was aborted.
-  enum class Step { kGoOn, kFailed, kAborted };
-  // The job being executed: its descriptor and what its steps have measured so far.
+  // How a stage of a job ends: the job goes on, has failed (fail() called), or was aborted.
+  enum class Outcome { kGoOn, kFailed, kAborted };
+  // The job being executed: its schedule and what its steps have measured so far, and a
+  // FULLY_CONNECTED job's descriptor.
   struct RunningJob {
+    bool conv = false;  // a convolution: its descriptor is in `conv_`
+    std::vector<timing::CoreStep> steps;
     drv::regs::JobDescriptor desc;
     uint64_t input_bytes = 0;
     uint64_t output_bytes = 0;
@@ -67,42 +72,41 @@ class MatmulCore : public sc_core::sc_module, public DmaSink {
     drv::regs::ConvJobDescriptor desc;
     timing::ConvGeometry geo;
     timing::ConvCoreWork work;
-    std::vector<timing::ConvStep> steps;
     core::WindowSource source;  // first_row and rows set per band
   };
 
   void run();
-  // One job, in the steps below: fetch the descriptor, check it, load the input and the first
-  // tile, compute and store every tile, wait for the stores.
+  // One job, in the stages below: fetch the descriptor, check it, take every step, wait for the
+  // stores.
   void execute();
-  Step fetchDescriptor();
-  // Decodes the descriptor and checks it is well formed and fits in the SRAM.
-  Step acceptDescriptor();
-  Step loadInputAndFirstTile();
-  Step computeAndStoreTiles();
-  // Computes tile `t` (`features` outputs per row); false if the job was aborted meanwhile.
-  bool computeTile(uint32_t t, uint32_t features);
-  void storeTile(uint32_t t, uint32_t features);
-  void loadTile(uint32_t t);
-  // Waits for tile `t` to be loaded.
-  Step waitForTile(uint32_t t);
-  Step waitForStores();
-  // A convolution job: check the descriptor, then every step of its schedule.
-  Step executeConv();
-  Step acceptConvDescriptor();
-  Step runConvSteps();
+  Outcome fetchDescriptor();
+  // Decodes a FULLY_CONNECTED descriptor, checks it is well formed and fits in the SRAM, and
+  // plans its steps.
+  Outcome acceptDescriptor();
+  // The same for a convolution descriptor.
+  Outcome acceptConvDescriptor();
+  Outcome runSteps();
   // Issues the loads of step `s` issued early (while the step before computes) or the others.
-  void issueConvLoads(size_t s, bool early);
+  void issueLoads(size_t s, bool early);
   // Waits for the operands and the output buffer of step `s`.
-  Step waitForConvStep(size_t s);
+  Outcome waitForStep(size_t s);
   // Computes step `s`; false if the job was aborted meanwhile.
-  bool computeConvStep(size_t s);
-  void storeConvStep(size_t s);
+  bool computeStep(size_t s);
+  void storeStep(size_t s);
+  Outcome waitForStores();
+  // What differs between the kinds of job: the loads, the arithmetic (returning the step's
+  // compute cycles) and the store of a step.
+  DmaRequest fcInputLoad();
+  DmaRequest fcTileLoad(const timing::CoreStep& step);
+  uint64_t computeFcTile(const timing::CoreStep& step);
+  DmaRequest fcTileStore(const timing::CoreStep& step);
+  DmaRequest convBandLoad(const timing::CoreStep& step);
+  DmaRequest convTileLoad(const timing::CoreStep& step);
+  uint64_t computeConvStep(const timing::CoreStep& step);
+  DmaRequest convStepStore(const timing::CoreStep& step);
   // Records the error of a finished transfer, if any.
-  Step failOnError(const DmaRequest& r);
+  Outcome failOnError(const DmaRequest& r);
   bool fitsSram(uint64_t offset, uint64_t bytes) const;
-  // The SRAM buffer (0 or 1) that holds tile `t`.
-  uint32_t tileBuffer(uint32_t t) const { return running_.double_buffer ? t % 2 : 0; }
   // Waits until `r` is done; returns false if the job was aborted meanwhile.
   bool waitFor(const DmaRequest& r);
   bool aborted() const { return generation_ != job_generation_; }
@@ -134,7 +138,8 @@ class MatmulCore : public sc_core::sc_module, public DmaSink {
   bool pending_start_ = false;
 
   uint8_t descriptor_[drv::regs::kDescriptorBytes] = {};
-  DmaRequest desc_req_, input_req_, tile_req_[2], band_req_[2];
+  DmaRequest desc_req_;
+  DmaRequest band_req_[2], tile_req_[2];  // the last load into each buffer
   std::vector<DmaRequest> out_reqs_;
   RunningJob running_;
   RunningConv conv_;

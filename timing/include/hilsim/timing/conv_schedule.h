@@ -1,7 +1,6 @@
 #pragma once
-// A convolution job on one core, as a schedule of steps that the simulated core
-// (sc_model/src/matmul_core_conv.cpp) and the planner's timeline (job_timeline.cpp) both walk, so
-// the two run it the same way. docs/CONVOLUTION.md has the mapping and every formula.
+// A convolution job on one core, as a schedule of steps (core_schedule.h) that the simulated core
+// and the planner's timeline both walk. docs/CONVOLUTION.md has the mapping and every formula.
 //
 // A CONV_2D layer is a GEMM: M = batches x out_h x out_w output pixels, K = filter_h x filter_w
 // x in_c, N = out_c. A core computes output rows [oy_begin, oy_begin + oy_count) of every image
@@ -13,13 +12,13 @@
 // DEPTHWISE_CONV_2D maps to one GEMM per output channel c: M pixels, K = filter_h x filter_w
 // taps of input channel c / depth_multiplier, N = 1.
 //
-// Steps run band-major: for each band, every weight tile. The operand a step changes is loaded
-// into a buffer the step before does not use, while that step computes (double buffering), or
-// after it when there is one buffer.
+// Steps run band-major: for each band, every weight tile; with double buffering the outputs
+// alternate between two buffers too, so a step may wait for the store of the step two before.
 
 #include <cstdint>
 #include <vector>
 
+#include "hilsim/timing/core_schedule.h"
 #include "hilsim/timing/core_timing.h"
 
 namespace hilsim::timing {
@@ -90,23 +89,14 @@ struct ConvBuffers {
 };
 ConvBuffers convBuffers(const ConvCoreWork& w);
 
-// One step: band `band` x weight tile `tile`. A load marked early is issued when the previous
-// step starts computing, else when it has computed (the first step's loads: at the start).
-struct ConvStep {
-  uint32_t band = 0, tile = 0;
-  uint32_t input_buffer = 0, tile_buffer = 0, output_buffer = 0;
-  bool load_band = false, band_early = false;
-  bool load_tile = false, tile_early = false;
-  // The step whose store must have finished before this one writes its output buffer, or -1.
-  int64_t wait_store = -1;
-};
-std::vector<ConvStep> convSchedule(const ConvCoreWork& w);
+// The core's steps, band-major, each operand placed in the buffers convBuffers gives.
+std::vector<CoreStep> convSchedule(const ConvCoreWork& w);
 
 // Sizes of a core's transfers and buffers, in bytes.
 uint64_t bandLoadBytes(const ConvGeometry& g, const ConvCoreWork& w, uint32_t band);
 uint64_t tileLoadBytes(const ConvGeometry& g, const ConvCoreWork& w, uint32_t tile,
                        uint32_t param_bytes_per_feature);
-uint64_t stepOutputBytes(const ConvGeometry& g, const ConvCoreWork& w, const ConvStep& s);
+uint64_t stepOutputBytes(const ConvGeometry& g, const ConvCoreWork& w, const CoreStep& s);
 // The largest buffer of each kind the core needs.
 uint64_t inputBufferBytes(const ConvGeometry& g, const ConvCoreWork& w);
 uint64_t tileBufferBytes(const ConvGeometry& g, const ConvCoreWork& w,
@@ -116,6 +106,6 @@ uint64_t outputBufferBytes(const ConvGeometry& g, const ConvCoreWork& w);
 // Compute cycles of one step: SCALE-Sim's GEMM on the im2col operands, (M = the band's pixels,
 // K, N = the tile's channels); depthwise: the tile's channels, each a GEMM with N = 1.
 ComputeCycles convStepCycles(Dataflow dataflow, ArrayShape array, const ConvGeometry& g,
-                             const ConvCoreWork& w, const ConvStep& s);
+                             const ConvCoreWork& w, const CoreStep& s);
 
 }  // namespace hilsim::timing

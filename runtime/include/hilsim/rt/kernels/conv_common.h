@@ -1,7 +1,8 @@
 #pragma once
 // Prepare-time helpers shared by the windowed int8 kernels (CONV_2D, DEPTHWISE_CONV_2D,
-// AVERAGE_POOL_2D): NHWC geometry with TensorFlow Lite's padding, and the per-channel
-// requantization of PopulateConvolutionQuantizationParams (tensorflow/lite/kernels/kernel_util.cc).
+// AVERAGE_POOL_2D): NHWC geometry with TensorFlow Lite's padding, a convolution's options, and
+// the per-channel requantization of PopulateConvolutionQuantizationParams
+// (tensorflow/lite/kernels/kernel_util.cc).
 
 #include <algorithm>
 #include <cstdint>
@@ -75,6 +76,46 @@ inline WindowGeometry computeWindowGeometry(const Tensor& in, const Tensor& out,
   if (g.batches <= 0 || g.in_c <= 0 || g.out_c <= 0)
     throw ModelError("input " + describe(in) + " or output " + describe(out) + " is empty");
   return g;
+}
+
+// The window options of a CONV_2D or DEPTHWISE_CONV_2D node (its Conv2DOptions or
+// DepthwiseConv2DOptions). Throws ModelError if they are missing.
+struct ConvOptions {
+  tflite::Padding padding = tflite::Padding::SAME;
+  int32_t stride_h = 1, stride_w = 1;
+  int32_t dilation_h = 1, dilation_w = 1;
+  tflite::ActivationFunctionType activation = tflite::ActivationFunctionType::NONE;
+  int32_t depth_multiplier = 0;  // DEPTHWISE_CONV_2D only
+};
+
+inline ConvOptions convOptions(const Node& node) {
+  ConvOptions c;
+  const auto read = [&c](const auto& o) {
+    c.padding = o.padding();
+    c.stride_h = o.stride_h();
+    c.stride_w = o.stride_w();
+    c.dilation_h = o.dilation_h_factor();
+    c.dilation_w = o.dilation_w_factor();
+    c.activation = o.fused_activation_function();
+  };
+  if (node.op == tflite::BuiltinOperator::DEPTHWISE_CONV_2D) {
+    const auto* o = node.op_fb->builtin_options_as_DepthwiseConv2DOptions();
+    if (!o) throw ModelError("missing DepthwiseConv2DOptions");
+    read(*o);
+    c.depth_multiplier = o->depth_multiplier();
+  } else {
+    const auto* o = node.op_fb->builtin_options_as_Conv2DOptions();
+    if (!o) throw ModelError("missing Conv2DOptions");
+    read(*o);
+  }
+  return c;
+}
+
+// computeWindowGeometry for a [*, filter_h, filter_w, *] filter with the node's options.
+inline WindowGeometry convWindow(const Tensor& in, const Tensor& out, const Tensor& filter,
+                                 const ConvOptions& o) {
+  return computeWindowGeometry(in, out, filter.dim(1), filter.dim(2), o.padding, o.stride_h,
+                               o.stride_w, o.dilation_h, o.dilation_w);
 }
 
 // Validates the int8 tensors of a convolution (input, int8 filter quantized along

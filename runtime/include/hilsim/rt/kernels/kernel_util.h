@@ -43,6 +43,20 @@ inline void expectRank(const Tensor& t, int rank, const char* role) {
                      describe(t));
 }
 
+// Checks the output has the type of the input `in` (`role` names it in the error).
+inline void expectSameType(const Tensor& in, const Tensor& out, const std::string& role = "input") {
+  if (in.type != out.type)
+    throw ModelError(role + " " + describe(in) + " and output " + describe(out) +
+                     " have different types");
+}
+
+// Checks the output holds as many elements as the input.
+inline void expectSameElementCount(const Tensor& in, const Tensor& out) {
+  if (in.elements() != out.elements())
+    throw ModelError("input " + describe(in) + " and output " + describe(out) +
+                     " have different element counts");
+}
+
 // Checks `t` carries per-tensor quantization (at least one scale, positive).
 inline void expectQuantized(const Tensor& t, const char* role) {
   if (t.quant.empty())
