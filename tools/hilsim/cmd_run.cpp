@@ -44,7 +44,7 @@ int runCommand(int argc, char** argv, int first) {
       vcd_layers, timeline, timeline_layers;
   std::vector<std::string> sets;
   std::string mode = "auto", seed = "1", invocations;
-  bool quiet = false, per_invocation = false;
+  bool quiet = false, per_invocation = false, wide = false;
   ArgParser args("run",
                  "Simulates inference of a .tflite model on the configured hardware and prints\n"
                  "the per-layer table. Without --model it runs the bundled demo MLP; without\n"
@@ -70,6 +70,7 @@ int runCommand(int argc, char** argv, int first) {
   args.flag("--per-invocation", &per_invocation,
             "keep every invocation's layer records in --report and --csv (default: the first's)");
   args.flag("--quiet", &quiet, "do not print the table");
+  args.flag("--wide", &wide, "print every reason whole (default: lines fit 160 columns)");
   if (!args.parse(argc, argv, first)) return 0;
 
   sim::RunSpec spec;
@@ -131,7 +132,7 @@ int runCommand(int argc, char** argv, int first) {
   if (output_file) output_file->commit();
   if (report_path) writeFileAtomic(*report_path, report::reportJson(result.report));
   if (csv) writeFileAtomic(*csv, report::reportCsv(result.report));
-  if (!quiet) report::printReport(std::cout, result.report);
+  if (!quiet) report::printReport(std::cout, result.report, {wide ? 0u : 160u});
   if (!result.failure.empty()) throw SimulationError(result.failure);
   return 0;
 }
