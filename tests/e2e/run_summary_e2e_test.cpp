@@ -224,6 +224,10 @@ TEST_F(RunSummary, ReadmeFaultExampleRunsAsWrittenAfterTheWalkThrough) {
   const std::vector<uint8_t> err_bytes = readFile(dir_ + "/stderr.txt");
   const std::string err(err_bytes.begin(), err_bytes.end());
   ASSERT_FALSE(expected.empty());
+  // The transaction's address and time follow the model's layout and timing: the README's are
+  // examples, the form is checked.
+  expected = std::regex_replace(expected, std::regex("(READ|WRITE) 0x[0-9a-f]+ "), "$1 ... ");
+  expected = std::regex_replace(expected, std::regex(" at [0-9.]+ ns"), " at ... ns");
   size_t from = 0;
   for (size_t at = 0; at < expected.size();) {
     const size_t gap = expected.find(" ... ", at);
@@ -233,6 +237,9 @@ TEST_F(RunSummary, ReadmeFaultExampleRunsAsWrittenAfterTheWalkThrough) {
     if (found != std::string::npos) from = found + part.size();
     at = gap == std::string::npos ? expected.size() : gap + 5;
   }
+  EXPECT_TRUE(std::regex_search(
+      err, std::regex("dma (READ|WRITE) 0x[0-9a-f]+ \\([0-9]+ bytes\\) at [0-9.]+ ns -> ")))
+      << err;
   EXPECT_TRUE(std::filesystem::exists(dir_ + "/out/walk/out.bin"));
   EXPECT_TRUE(std::filesystem::exists(dir_ + "/out/walk/fault.json"));
 }
