@@ -142,6 +142,28 @@ using SoftmaxInt8ToInt8Call =
 using SoftmaxInt8ToInt16Call =
     SoftmaxQuantizedCall<KernelId::kSoftmaxInt8ToInt16, int16_t, softmaxInt8ToInt16>;
 
+struct SoftmaxInt16Call {
+  static constexpr KernelId kId = KernelId::kSoftmaxInt16;
+  SoftmaxInt16Params params;
+  const int16_t* input = nullptr;
+  const int16_t* exp_lut = nullptr;         // kInt16LutEntries values
+  const int16_t* reciprocal_lut = nullptr;  // kInt16LutEntries values
+  int16_t* output = nullptr;
+};
+
+template <class V>
+constexpr void visit(V& v, SoftmaxInt16Call& c) {
+  visit(v, c.params);
+  v(c.input);
+  v(c.exp_lut);
+  v(c.reciprocal_lut);
+  v(c.output);
+}
+
+inline void run(const SoftmaxInt16Call& c) {
+  softmaxInt16(c.params, c.input, c.exp_lut, c.reciprocal_lut, c.output);
+}
+
 // QUANTIZE, DEQUANTIZE.
 
 using QuantizeFloatToInt8Call = UnaryCall<KernelId::kQuantizeFloatToInt8, AffineQuantizeParams,
@@ -305,7 +327,8 @@ using AllCalls = CallList<
     LogisticFloatCall, TanhInt8Call, TanhInt16Call, TanhFloatCall, LstmInt8Call, LstmInt16Call,
     LstmFloatCall, ConcatenationCall, PadInt8Call, PadInt16Call, PadInt32Call, PadFloatCall,
     Transpose8Call, Transpose16Call, Transpose32Call, MeanInt8Call, MeanInt16Call, MeanFloatCall,
-    StridedSlice8Call, StridedSlice16Call, StridedSlice32Call, CopyCall, AveragePoolInt16Call>;
+    StridedSlice8Call, StridedSlice16Call, StridedSlice32Call, CopyCall, AveragePoolInt16Call,
+    SoftmaxInt16Call>;
 
 // The list names KernelId 1, 2, ... in order, each once, and every call fits kMaxCallWords.
 template <class... Calls>

@@ -99,6 +99,8 @@ enum class KernelId : uint32_t {
   kCopy = 75,
   // AVERAGE_POOL_2D
   kAveragePoolInt16 = 76,
+  // SOFTMAX
+  kSoftmaxInt16 = 77,
 };
 
 }  // namespace hilsim::kernels::abi
