@@ -152,8 +152,8 @@ class SoftmaxRef final : public Kernel {
       throw ModelError("rows of " + std::to_string(depth) + " elements: their sum of exps " +
                        "would overflow int32 (at most " +
                        std::to_string(kernels::kSoftmaxInt16MaxDepth) + ")");
-    const double real_multiplier = static_cast<double>(in.quant.scale0()) *
-                                   static_cast<double>(beta) / (10.0 / 65535.0);
+    const double real_multiplier =
+        static_cast<double>(in.quant.scale0()) * static_cast<double>(beta) / (10.0 / 65535.0);
     const QuantizedMultiplier qm = quantizeMultiplier(real_multiplier);
     int16_ = {};
     int16_.input_multiplier = qm.multiplier;
@@ -212,8 +212,8 @@ class SoftmaxRef final : public Kernel {
   kernels::SoftmaxFloatParams float_;
   kernels::SoftmaxInt8Params quant_;
   kernels::SoftmaxInt16Params int16_;
-  int16_t* exp_lut_ = nullptr;         // persistent, kInt16LutEntries values
-  int16_t* reciprocal_lut_ = nullptr;  // persistent, kInt16LutEntries values
+  int16_t* exp_lut_ = nullptr;                     // persistent, kInt16LutEntries values
+  int16_t* reciprocal_lut_ = nullptr;              // persistent, kInt16LutEntries values
   kernels::abi::SoftmaxResult* result_ = nullptr;  // persistent: the call reports into it
 };
 

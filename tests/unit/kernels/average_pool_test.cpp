@@ -98,27 +98,38 @@ const std::vector<int16_t> kTflmInputRelu6 = {12, -24, 32, 16, 12, 8, 40, 28};
 
 TEST(AveragePool, Int16MatchesTflmGoldens) {
   // pooling_test.cc, SimpleAveragePoolTestInt16PaddingValidStride2ActNone.
-  EXPECT_EQ(runInt16({TensorType::INT16, {1, 1, 2, 1}}, kTflmInput),
-            (std::vector<int16_t>{-1, 3}));
+  EXPECT_EQ(runInt16({TensorType::INT16, {1, 1, 2, 1}}, kTflmInput), (std::vector<int16_t>{-1, 3}));
   // ...PaddingValidStride1Stride2Relu.
-  EXPECT_EQ(runInt16({TensorType::INT16, {1, 1, 3, 1}, 2, 1, tflite::Padding::VALID,
+  EXPECT_EQ(runInt16({TensorType::INT16,
+                      {1, 1, 3, 1},
+                      2,
+                      1,
+                      tflite::Padding::VALID,
                       ActivationFunctionType::RELU},
                      kTflmInput),
             (std::vector<int16_t>{0, 0, 3}));
   // ...PaddingValidStride2Stride1ReluN1To1 (bounds -4 and 4 at scale 0.25).
-  EXPECT_EQ(runInt16({TensorType::INT16, {1, 1, 2, 1}, 1, 2, tflite::Padding::VALID,
+  EXPECT_EQ(runInt16({TensorType::INT16,
+                      {1, 1, 2, 1},
+                      1,
+                      2,
+                      tflite::Padding::VALID,
                       ActivationFunctionType::RELU_N1_TO_1},
                      kTflmInput),
             (std::vector<int16_t>{-1, 3}));
   // ...PaddingValidStride2Relu6.
-  EXPECT_EQ(runInt16({TensorType::INT16, {1, 1, 2, 1}, 2, 2, tflite::Padding::VALID,
+  EXPECT_EQ(runInt16({TensorType::INT16,
+                      {1, 1, 2, 1},
+                      2,
+                      2,
+                      tflite::Padding::VALID,
                       ActivationFunctionType::RELU6},
                      kTflmInputRelu6),
             (std::vector<int16_t>{2, 24}));
   // ...PaddingSameStride1ActNone: a [1,2,4,1] output, the windows at the bottom and right cut.
-  EXPECT_EQ(runInt16({TensorType::INT16, {1, 2, 4, 1}, 1, 1, tflite::Padding::SAME},
-                     kTflmInputRelu6),
-            (std::vector<int16_t>{2, 14, 29, 22, 10, 24, 34, 28}));
+  EXPECT_EQ(
+      runInt16({TensorType::INT16, {1, 2, 4, 1}, 1, 1, tflite::Padding::SAME}, kTflmInputRelu6),
+      (std::vector<int16_t>{2, 14, 29, 22, 10, 24, 34, 28}));
 }
 
 TEST(AveragePool, Int8StillMatchesTflmGoldens) {

@@ -187,19 +187,19 @@ std::vector<float> oneToTwentyFour() {
 TEST(Mean, Float32OverThreeAndFourAxes) {
   const auto in = bytesOf(oneToTwentyFour());
   // Over N, H, W: the odd values average 12, the even ones 13.
-  EXPECT_EQ(valuesOf<float>(runModel(
-                meanModel({TensorType::FLOAT32, {2, 2, 3, 2}, {0, 1, 2}, {2}}), {in})),
+  EXPECT_EQ(valuesOf<float>(
+                runModel(meanModel({TensorType::FLOAT32, {2, 2, 3, 2}, {0, 1, 2}, {2}}), {in})),
             (std::vector<float>{12, 13}));
   // Over H, W, C given negative and out of order: per batch, 1..12 and 13..24.
-  EXPECT_EQ(valuesOf<float>(runModel(
-                meanModel({TensorType::FLOAT32, {2, 2, 3, 2}, {-1, 1, -2}, {2, 1, 1, 1}, true}),
-                {in})),
-            (std::vector<float>{6.5f, 18.5f}));
+  EXPECT_EQ(
+      valuesOf<float>(runModel(
+          meanModel({TensorType::FLOAT32, {2, 2, 3, 2}, {-1, 1, -2}, {2, 1, 1, 1}, true}), {in})),
+      (std::vector<float>{6.5f, 18.5f}));
   // Over all four.
-  EXPECT_EQ(valuesOf<float>(runModel(
-                meanModel({TensorType::FLOAT32, {2, 2, 3, 2}, {0, 1, 2, 3}, {1, 1, 1, 1}, true}),
-                {in})),
-            (std::vector<float>{12.5f}));
+  EXPECT_EQ(
+      valuesOf<float>(runModel(
+          meanModel({TensorType::FLOAT32, {2, 2, 3, 2}, {0, 1, 2, 3}, {1, 1, 1, 1}, true}), {in})),
+      (std::vector<float>{12.5f}));
 }
 
 template <typename T>
@@ -212,40 +212,48 @@ std::vector<T> quantizedOneToTwentyFour() {
 TEST(Mean, Int8OverThreeAndFourAxes) {
   const auto in = bytesOf(quantizedOneToTwentyFour<int8_t>());
   // 156 * 715827882 / 2^31 rounds to 52, / 4 -> 13 (6.5); 444 -> 148 -> 37 (18.5).
-  EXPECT_EQ(valuesOf<int8_t>(runModel(meanModel({TensorType::INT8, {2, 2, 3, 2}, {1, 2, 3},
-                                                 {2}, false, 0.5f, 0, 0.5f, 0}),
-                                      {in})),
-            (std::vector<int8_t>{13, 37}));
+  EXPECT_EQ(
+      valuesOf<int8_t>(runModel(
+          meanModel({TensorType::INT8, {2, 2, 3, 2}, {1, 2, 3}, {2}, false, 0.5f, 0, 0.5f, 0}),
+          {in})),
+      (std::vector<int8_t>{13, 37}));
   // Over N, H, W: 12 and 13 -> 24 and 26.
-  EXPECT_EQ(valuesOf<int8_t>(runModel(meanModel({TensorType::INT8, {2, 2, 3, 2}, {0, 1, 2},
-                                                 {1, 1, 1, 2}, true, 0.5f, 0, 0.5f, 0}),
-                                      {in})),
-            (std::vector<int8_t>{24, 26}));
+  EXPECT_EQ(
+      valuesOf<int8_t>(runModel(
+          meanModel(
+              {TensorType::INT8, {2, 2, 3, 2}, {0, 1, 2}, {1, 1, 1, 2}, true, 0.5f, 0, 0.5f, 0}),
+          {in})),
+      (std::vector<int8_t>{24, 26}));
   // All four axes: 600 * 715827882 / 2^31 rounds to 200, / 8 -> 25 (12.5).
-  EXPECT_EQ(valuesOf<int8_t>(runModel(meanModel({TensorType::INT8, {2, 2, 3, 2}, {3, 2, 1, 0},
-                                                 {1, 1, 1, 1}, true, 0.5f, 0, 0.5f, 0}),
-                                      {in})),
-            (std::vector<int8_t>{25}));
+  EXPECT_EQ(
+      valuesOf<int8_t>(runModel(
+          meanModel(
+              {TensorType::INT8, {2, 2, 3, 2}, {3, 2, 1, 0}, {1, 1, 1, 1}, true, 0.5f, 0, 0.5f, 0}),
+          {in})),
+      (std::vector<int8_t>{25}));
 }
 
 TEST(Mean, Int16OverThreeAndFourAxes) {
   const auto in = bytesOf(quantizedOneToTwentyFour<int16_t>());
-  EXPECT_EQ(valuesOf<int16_t>(runModel(meanModel({TensorType::INT16, {2, 2, 3, 2}, {1, 2, 3},
-                                                  {2}, false, 0.5f, 0, 0.5f, 0}),
-                                       {in})),
-            (std::vector<int16_t>{13, 37}));
-  EXPECT_EQ(valuesOf<int16_t>(runModel(meanModel({TensorType::INT16, {2, 2, 3, 2}, {0, 1, 2, 3},
-                                                  {}, false, 0.5f, 0, 0.5f, 0}),
-                                       {in})),
-            (std::vector<int16_t>{25}));
+  EXPECT_EQ(
+      valuesOf<int16_t>(runModel(
+          meanModel({TensorType::INT16, {2, 2, 3, 2}, {1, 2, 3}, {2}, false, 0.5f, 0, 0.5f, 0}),
+          {in})),
+      (std::vector<int16_t>{13, 37}));
+  EXPECT_EQ(
+      valuesOf<int16_t>(runModel(
+          meanModel({TensorType::INT16, {2, 2, 3, 2}, {0, 1, 2, 3}, {}, false, 0.5f, 0, 0.5f, 0}),
+          {in})),
+      (std::vector<int16_t>{25}));
   // Scale 1 -> 3 (ratio 1/3 = (1431655765, -1), folded over 12 into (954437176, -4)) over
   // N, H, W of 7 * v - 80: channel sums 48 and 132, means 16/12 -> 1 and 44/12 -> 4.
   std::vector<int16_t> raw;
   for (float v : oneToTwentyFour()) raw.push_back(static_cast<int16_t>(7 * v - 80));
-  EXPECT_EQ(valuesOf<int16_t>(runModel(meanModel({TensorType::INT16, {2, 2, 3, 2}, {0, 1, 2},
-                                                  {2}, false, 1.0f, 0, 3.0f, 0}),
-                                       {bytesOf(raw)})),
-            (std::vector<int16_t>{1, 4}));
+  EXPECT_EQ(
+      valuesOf<int16_t>(runModel(
+          meanModel({TensorType::INT16, {2, 2, 3, 2}, {0, 1, 2}, {2}, false, 1.0f, 0, 3.0f, 0}),
+          {bytesOf(raw)})),
+      (std::vector<int16_t>{1, 4}));
 }
 
 void expectPrepareError(const std::vector<uint8_t>& model, const std::string& reason) {

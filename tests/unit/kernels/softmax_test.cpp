@@ -119,10 +119,9 @@ TEST(Softmax, Int16MatchesTflmGoldens) {
   // softmax_test.cc, Softmax1DQuantizedInt16ShouldMatchGolden: {1..5} at input scale 0.1,
   // beta 1, tolerance 1.
   const auto one_d = softmaxInt16({1, 5}, 0.1f, 1.0f, {10, 20, 30, 40, 50});
-  expectWithin(one_d,
-               quantizedGolden({0.011656231f, 0.031684921f, 0.086128544f, 0.234121657f,
-                                0.636408647f}),
-               1);
+  expectWithin(
+      one_d,
+      quantizedGolden({0.011656231f, 0.031684921f, 0.086128544f, 0.234121657f, 0.636408647f}), 1);
   EXPECT_EQ(one_d, (std::vector<int16_t>{382, 1039, 2822, 7671, 20853}));
   // Softmax2DQuantizedInt16ShouldMatchGolden: the second row is the first negated.
   const auto two_d =
@@ -131,10 +130,9 @@ TEST(Softmax, Int16MatchesTflmGoldens) {
             (std::vector<int16_t>{382, 1039, 2822, 7671, 20853, 20853, 7671, 2822, 1039, 382}));
   // Softmax3DQuantizedInt16ShouldMatchGolden, first row {3, 6, -5, 4, -9}: tolerance 7.
   const auto row = softmaxInt16({1, 5}, 0.1f, 1.0f, {30, 60, -50, 40, -90});
-  expectWithin(row,
-               quantizedGolden({0.042009463f, 0.843782625f, 0.000014093f, 0.114193561f,
-                                0.000000258f}),
-               7);
+  expectWithin(
+      row, quantizedGolden({0.042009463f, 0.843782625f, 0.000014093f, 0.114193561f, 0.000000258f}),
+      7);
   EXPECT_EQ(row, (std::vector<int16_t>{1377, 27646, 2, 3742, 2}));
 }
 

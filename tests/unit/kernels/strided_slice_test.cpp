@@ -164,9 +164,9 @@ TEST(StridedSlice, EllipsisAndNewAxisMasksAreIgnoredAsTfliteMicroDoes) {
   offset.offset = true;
   EXPECT_EQ(slice(offset, in), (std::vector<float>{5, 6}));
   // Every element size goes through the same path: int8 with ellipsis_mask 1.
-  EXPECT_EQ(valuesOf<int8_t>(runModel(sliceModel({{2, 4}, {0, 1}, {2, 3}, {1, 1}, {2, 2}, 0, 0, 0, 1},
-                                                 TensorType::INT8),
-                                      {bytesOf(std::vector<int8_t>{0, 1, 2, 3, 4, 5, 6, 7})})),
+  EXPECT_EQ(valuesOf<int8_t>(runModel(
+                sliceModel({{2, 4}, {0, 1}, {2, 3}, {1, 1}, {2, 2}, 0, 0, 0, 1}, TensorType::INT8),
+                {bytesOf(std::vector<int8_t>{0, 1, 2, 3, 4, 5, 6, 7})})),
             (std::vector<int8_t>{1, 2, 5, 6}));
 }
 

@@ -123,8 +123,7 @@ inline void run(const DepthwiseConvInt8Call& c) {
   depthwiseConvInt8(c.params, c.input, c.filter, c.output);
 }
 
-using AveragePoolInt8Call =
-    AveragePoolCall<KernelId::kAveragePoolInt8, int8_t, averagePoolInt8>;
+using AveragePoolInt8Call = AveragePoolCall<KernelId::kAveragePoolInt8, int8_t, averagePoolInt8>;
 using AveragePoolInt16Call =
     AveragePoolCall<KernelId::kAveragePoolInt16, int16_t, averagePoolInt16>;
 using MaxPoolInt8Call = UnaryCall<KernelId::kMaxPoolInt8, PoolParams, int8_t, int8_t, maxPoolInt8>;
