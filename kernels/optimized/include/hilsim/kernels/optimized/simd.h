@@ -1,0 +1,64 @@
+#pragma once
+// The few SIMD primitives the optimized kernels are written in. On cores with the Arm DSP
+// extension (__ARM_FEATURE_DSP: Cortex-M4, M7, M33, M55) they are the ACLE intrinsics of
+// <arm_acle.h> (SXTB16, SMLAD, SADD16, SMLABB, SMLATT); elsewhere (Cortex-M0+, RV32, the host)
+// portable C with the same results. Every accumulation wraps modulo 2^32 like TensorFlow Lite
+// Micro's int32 accumulator (SMLAD's sum wraps too; it only sets the sticky Q flag).
+// Freestanding.
+
+#include <cstdint>
+#include <cstring>
+
+#if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
+#include <arm_acle.h>
+#define HILSIM_OPT_DSP 1
+#else
+#define HILSIM_OPT_DSP 0
+#endif
+
+namespace hilsim::kernels::opt {
+
+// Four bytes from any address (unaligned word loads are allowed on Armv7E-M and Armv8-M
+// Mainline; the compiler emits byte loads where they are not).
+inline uint32_t load4(const void* p) {
+  uint32_t v;
+  std::memcpy(&v, p, 4);
+  return v;
+}
+
+inline int32_t wrapAddU(int32_t a, uint32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) + b);
+}
+
+#if HILSIM_OPT_DSP
+// Bytes 0 and 2 of x sign-extended into the two halfwords.
+inline uint32_t sxtb16(uint32_t x) {
+  return static_cast<uint32_t>(__sxtb16(static_cast<int32_t>(x)));
+}
+// Bytes 1 and 3 of x sign-extended into the two halfwords (SXTB16 with ROR #8).
+inline uint32_t sxtb16Odd(uint32_t x) {
+  return static_cast<uint32_t>(__sxtb16(static_cast<int32_t>((x >> 8) | (x << 24))));
+}
+// acc + lo(a) * lo(b) + hi(a) * hi(b), halfwords signed.
+inline int32_t smlad(uint32_t a, uint32_t b, int32_t acc) {
+  return __smlad(static_cast<int32_t>(a), static_cast<int32_t>(b), acc);
+}
+// Bytes 0 and 2 of x sign-extended and added to the two halfwords of `add16` (SXTAB16).
+inline uint32_t sxtab16(uint32_t add16, uint32_t x) {
+  return static_cast<uint32_t>(__sxtab16(static_cast<int32_t>(add16), static_cast<int32_t>(x)));
+}
+// Bytes 1 and 3 of x sign-extended and added to the two halfwords of `add16`.
+inline uint32_t sxtab16Odd(uint32_t add16, uint32_t x) {
+  return static_cast<uint32_t>(
+      __sxtab16(static_cast<int32_t>(add16), static_cast<int32_t>((x >> 8) | (x << 24))));
+}
+// acc + lo(a) * lo(b) (SMLABB) and acc + hi(a) * hi(b) (SMLATT).
+inline int32_t smlabb(uint32_t a, uint32_t b, int32_t acc) {
+  return __smlabb(static_cast<int32_t>(a), static_cast<int32_t>(b), acc);
+}
+inline int32_t smlatt(uint32_t a, uint32_t b, int32_t acc) {
+  return __smlatt(static_cast<int32_t>(a), static_cast<int32_t>(b), acc);
+}
+#endif
+
+}  // namespace hilsim::kernels::opt
