@@ -12,6 +12,9 @@
 #if defined(__ARM_FEATURE_DSP) && __ARM_FEATURE_DSP
 #include <arm_acle.h>
 #define HILSIM_OPT_DSP 1
+#elif defined(HILSIM_OPT_EMULATE_DSP)
+// The DSP code paths on a host, with the instructions emulated in C (tests only).
+#define HILSIM_OPT_DSP 1
 #else
 #define HILSIM_OPT_DSP 0
 #endif
@@ -30,7 +33,44 @@ inline int32_t wrapAddU(int32_t a, uint32_t b) {
   return static_cast<int32_t>(static_cast<uint32_t>(a) + b);
 }
 
-#if HILSIM_OPT_DSP
+#if HILSIM_OPT_DSP && defined(HILSIM_OPT_EMULATE_DSP) && !defined(__ARM_FEATURE_DSP)
+// The instructions' definitions (Arm ARM, Armv7-M): halfword lanes, sums modulo 2^32.
+inline uint32_t pack16(int32_t lo, int32_t hi) {
+  return (static_cast<uint32_t>(lo) & 0xFFFFu) | (static_cast<uint32_t>(hi) << 16);
+}
+inline int32_t lo16(uint32_t x) {
+  return static_cast<int16_t>(x & 0xFFFFu);
+}
+inline int32_t hi16(uint32_t x) {
+  return static_cast<int16_t>(x >> 16);
+}
+inline uint32_t sxtb16(uint32_t x) {
+  return pack16(static_cast<int8_t>(x & 0xFFu), static_cast<int8_t>((x >> 16) & 0xFFu));
+}
+inline uint32_t sxtb16Odd(uint32_t x) {
+  return sxtb16((x >> 8) | (x << 24));
+}
+inline int32_t smlad(uint32_t a, uint32_t b, int32_t acc) {
+  return static_cast<int32_t>(static_cast<uint32_t>(acc) +
+                              static_cast<uint32_t>(lo16(a) * lo16(b)) +
+                              static_cast<uint32_t>(hi16(a) * hi16(b)));
+}
+inline uint32_t sxtab16(uint32_t add16, uint32_t x) {
+  const uint32_t e = sxtb16(x);
+  return pack16(lo16(add16) + lo16(e), hi16(add16) + hi16(e));
+}
+inline uint32_t sxtab16Odd(uint32_t add16, uint32_t x) {
+  return sxtab16(add16, (x >> 8) | (x << 24));
+}
+inline int32_t smlabb(uint32_t a, uint32_t b, int32_t acc) {
+  return static_cast<int32_t>(static_cast<uint32_t>(acc) +
+                              static_cast<uint32_t>(lo16(a) * lo16(b)));
+}
+inline int32_t smlatt(uint32_t a, uint32_t b, int32_t acc) {
+  return static_cast<int32_t>(static_cast<uint32_t>(acc) +
+                              static_cast<uint32_t>(hi16(a) * hi16(b)));
+}
+#elif HILSIM_OPT_DSP
 // Bytes 0 and 2 of x sign-extended into the two halfwords.
 inline uint32_t sxtb16(uint32_t x) {
   return static_cast<uint32_t>(__sxtb16(static_cast<int32_t>(x)));
