@@ -75,9 +75,12 @@ inline int32_t smlatt(uint32_t a, uint32_t b, int32_t acc) {
 inline uint32_t sxtb16(uint32_t x) {
   return static_cast<uint32_t>(__sxtb16(static_cast<int32_t>(x)));
 }
-// Bytes 1 and 3 of x sign-extended into the two halfwords (SXTB16 with ROR #8).
+// Bytes 1 and 3 of x sign-extended into the two halfwords: SXTB16 with its ROR #8 operand
+// (written out: GCC 12 does not fold a rotate into __sxtb16's operand).
 inline uint32_t sxtb16Odd(uint32_t x) {
-  return static_cast<uint32_t>(__sxtb16(static_cast<int32_t>((x >> 8) | (x << 24))));
+  uint32_t r;
+  __asm__("sxtb16 %0, %1, ror #8" : "=r"(r) : "r"(x));
+  return r;
 }
 // acc + lo(a) * lo(b) + hi(a) * hi(b), halfwords signed.
 inline int32_t smlad(uint32_t a, uint32_t b, int32_t acc) {
@@ -87,10 +90,11 @@ inline int32_t smlad(uint32_t a, uint32_t b, int32_t acc) {
 inline uint32_t sxtab16(uint32_t add16, uint32_t x) {
   return static_cast<uint32_t>(__sxtab16(static_cast<int32_t>(add16), static_cast<int32_t>(x)));
 }
-// Bytes 1 and 3 of x sign-extended and added to the two halfwords of `add16`.
+// Bytes 1 and 3 of x sign-extended and added to the two halfwords of `add16` (SXTAB16, ROR #8).
 inline uint32_t sxtab16Odd(uint32_t add16, uint32_t x) {
-  return static_cast<uint32_t>(
-      __sxtab16(static_cast<int32_t>(add16), static_cast<int32_t>((x >> 8) | (x << 24))));
+  uint32_t r;
+  __asm__("sxtab16 %0, %1, %2, ror #8" : "=r"(r) : "r"(add16), "r"(x));
+  return r;
 }
 // acc + lo(a) * lo(b) (SMLABB) and acc + hi(a) * hi(b) (SMLATT).
 inline int32_t smlabb(uint32_t a, uint32_t b, int32_t acc) {
