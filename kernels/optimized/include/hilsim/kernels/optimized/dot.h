@@ -88,22 +88,27 @@ inline void dot1x4S8(const int8_t* a, const int8_t* b, int32_t b_stride, int32_t
   int32_t s0 = acc[0], s1 = acc[1], s2 = acc[2], s3 = acc[3];
   int32_t i = 0;
 #if HILSIM_OPT_DSP
-  for (; i + 4 <= k; i += 4) {
-    const uint32_t x = load4(a + i);
+  // Two weight pointers and one stride instead of four pointers: with the four sums and the
+  // operands this keeps the loop in registers on a Cortex-M.
+  const int8_t* w02 = b0;
+  const int8_t* const a_end = a + (k & ~int32_t{3});
+  for (const int8_t* x_ptr = a; x_ptr != a_end; x_ptr += 4, w02 += 4) {
+    const uint32_t x = load4(x_ptr);
     const uint32_t xe = sxtb16(x), xo = sxtb16Odd(x);
-    uint32_t w = load4(b0 + i);
+    uint32_t w = load4(w02);
     s0 = smlad(xe, sxtb16(w), s0);
     s0 = smlad(xo, sxtb16Odd(w), s0);
-    w = load4(b1 + i);
+    w = load4(w02 + b_stride);
     s1 = smlad(xe, sxtb16(w), s1);
     s1 = smlad(xo, sxtb16Odd(w), s1);
-    w = load4(b2 + i);
+    w = load4(w02 + 2 * b_stride);
     s2 = smlad(xe, sxtb16(w), s2);
     s2 = smlad(xo, sxtb16Odd(w), s2);
-    w = load4(b3 + i);
+    w = load4(w02 + 3 * b_stride);
     s3 = smlad(xe, sxtb16(w), s3);
     s3 = smlad(xo, sxtb16Odd(w), s3);
   }
+  i = k & ~int32_t{3};
 #endif
   for (; i < k; ++i) {
     const int32_t x = a[i];
