@@ -3,9 +3,11 @@
 //   opt_selfcheck(seed, cases): random shapes and quantization parameters (odd sizes, padding,
 //     strides, dilation, groups, depth multipliers, per-channel requantization, int8-extreme zero
 //     points) through both libraries; returns the number of cases whose bytes differ;
-//   bench_fc(k, n, mode), bench_conv1x1(pixels, in_c, out_c, mode): one call of a kernel on
-//     deterministic data, mode 0 only prepares the data and the folded bias, 1 adds the reference
-//     kernel, 2 the optimized one; the kernel's cycles are the difference to mode 0.
+//   bench_fc(k, n, mode), bench_conv1x1(pixels, in_c, out_c, mode), bench_conv3x3(side, in_c,
+//     out_c, mode), bench_dw3x3(side, channels, mode): one call of a kernel on deterministic data
+//     (3x3 windows: a side x side image, stride 1, padding 1), mode 0 only prepares the data and
+//     the folded bias, 1 adds the reference kernel, 2 the optimized one; the kernel's cycles are
+//     the difference to mode 0.
 
 #include <cstddef>
 #include <cstdint>
@@ -247,6 +249,55 @@ uint32_t bench_conv1x1(uint32_t pixels, uint32_t in_c, uint32_t out_c, uint32_t 
   k::opt::convInt8PointwiseFoldBias(p, g_filter, g_folded);
   if (mode == 1) k::convInt8(p, g_input, g_filter, g_expected);
   if (mode == 2) k::opt::convInt8Pointwise(p, g_input, g_filter, g_folded, g_actual);
+  return 0;
+}
+
+// A 3x3 convolution (stride 1, padding 1) over a side x side image: the im2col path.
+uint32_t bench_conv3x3(uint32_t side, uint32_t in_c, uint32_t out_c, uint32_t mode) {
+  k::ConvParams p;
+  k::WindowGeometry& g = p.geo;
+  g.batches = 1;
+  g.in_h = g.in_w = g.out_h = g.out_w = int32_t(side);
+  g.in_c = p.filter_in_c = int32_t(in_c);
+  g.out_c = p.filters_per_group = int32_t(out_c);
+  g.filter_h = g.filter_w = 3;
+  g.pad_h = g.pad_w = 1;
+  if (out_c > kChannels || size_t(side) * side * in_c > kInputBytes || g.outputs() > kOutputBytes ||
+      size_t(9) * in_c * out_c > kFilterBytes ||
+      k::opt::convInt8Im2colScratchElements(p) > sizeof(g_scratch) / sizeof(g_scratch[0]))
+    return 1;
+  fillBench(size_t(side) * side * in_c, size_t(9) * in_c * out_c, int32_t(out_c));
+  p.quant.input_offset = 5;
+  p.quant.output_zero_point = -3;
+  p.quant.bias = g_bias;
+  p.quant.multipliers = g_mult;
+  p.quant.shifts = g_shift;
+  if (mode == 1) k::convInt8(p, g_input, g_filter, g_expected);
+  if (mode == 2) k::opt::convInt8Im2col(p, g_input, g_filter, g_scratch, g_actual);
+  return 0;
+}
+
+// A 3x3 depthwise convolution (stride 1, padding 1, multiplier 1) over a side x side image.
+uint32_t bench_dw3x3(uint32_t side, uint32_t channels, uint32_t mode) {
+  k::DepthwiseConvParams p;
+  k::WindowGeometry& g = p.geo;
+  g.batches = 1;
+  g.in_h = g.in_w = g.out_h = g.out_w = int32_t(side);
+  g.in_c = g.out_c = int32_t(channels);
+  g.filter_h = g.filter_w = 3;
+  g.pad_h = g.pad_w = 1;
+  p.depth_multiplier = 1;
+  if (channels > kChannels || size_t(side) * side * channels > kInputBytes ||
+      g.outputs() > kOutputBytes)
+    return 1;
+  fillBench(size_t(side) * side * channels, size_t(9) * channels, int32_t(channels));
+  p.quant.input_offset = 5;
+  p.quant.output_zero_point = -3;
+  p.quant.bias = g_bias;
+  p.quant.multipliers = g_mult;
+  p.quant.shifts = g_shift;
+  if (mode == 1) k::depthwiseConvInt8(p, g_input, g_filter, g_expected);
+  if (mode == 2) k::opt::depthwiseConvInt8_3x3(p, g_input, g_filter, g_actual);
   return 0;
 }
 
