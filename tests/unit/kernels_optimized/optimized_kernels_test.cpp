@@ -17,6 +17,8 @@
 #include "hilsim/kernels/optimized/conv.h"
 #include "hilsim/kernels/optimized/depthwise_conv.h"
 #include "hilsim/kernels/optimized/fully_connected.h"
+#include "hilsim/kernels/optimized/requant.h"
+#include "hilsim/kernels/quant_math.h"
 
 namespace hilsim::test {
 namespace {
@@ -76,6 +78,37 @@ class Rng {
 };
 
 constexpr int kCases = 400;
+
+TEST(OptimizedRequantize, MatchesMultiplyByQuantizedMultiplier) {
+  // Every shift TFLite allows, accumulators and multipliers over the whole int32 range with
+  // their edges (the saturating INT32_MIN * INT32_MIN included), ties of both signs.
+  const int32_t edges[] = {
+      INT32_MIN, INT32_MIN + 1, -(1 << 30), -65536,        -3,       -2, -1, 0, 1, 2,
+      3,         65535,         1 << 30,    INT32_MAX - 1, INT32_MAX};
+  std::mt19937 gen(24000);
+  std::uniform_int_distribution<int32_t> any(INT32_MIN, INT32_MAX);
+  for (int32_t shift = -31; shift <= 31; ++shift) {
+    for (int i = 0; i < 20000; ++i) {
+      const int32_t acc = i < 15 * 15 ? edges[i % 15] : any(gen);
+      const int32_t multiplier = i < 15 * 15 ? edges[i / 15] : any(gen);
+      ASSERT_EQ(kernels::opt::requantize(acc, multiplier, shift),
+                kernels::multiplyByQuantizedMultiplier(acc, multiplier, shift))
+          << acc << " " << multiplier << " " << shift;
+    }
+  }
+  // Values that land exactly half way before the final shift: with multiplier 2^30 the high
+  // multiply halves acc exactly, leaving (2k + 1) * 2^(right - 1).
+  for (int32_t right = 1; right <= 30; ++right) {
+    for (int64_t k = -5; k <= 5; ++k) {
+      const int64_t wide = (2 * k + 1) * (int64_t{1} << right);
+      if (wide < INT32_MIN || wide > INT32_MAX) continue;
+      const int32_t acc = static_cast<int32_t>(wide);
+      ASSERT_EQ(kernels::opt::requantize(acc, 1 << 30, -right),
+                kernels::multiplyByQuantizedMultiplier(acc, 1 << 30, -right))
+          << acc << " " << right;
+    }
+  }
+}
 
 TEST(OptimizedFullyConnected, MatchesReferenceOnRandomShapes) {
   Rng rng(24001);
