@@ -4,4 +4,5 @@ set(HILSIM_OPT_KERNEL_SOURCES
   src/conv.cpp
   src/depthwise_conv.cpp
   src/fully_connected.cpp
+  src/pooling.cpp
 )

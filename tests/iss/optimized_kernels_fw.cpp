@@ -1,8 +1,9 @@
 // Firmware entries that run the optimized kernels on the instruction-set simulator next to the
 // reference kernels, compiled with the firmware images' flags for each core (CMakeLists.txt):
-//   opt_selfcheck(seed, cases): random shapes and quantization parameters (odd sizes, padding,
-//     strides, dilation, groups, depth multipliers, per-channel requantization, int8-extreme zero
-//     points) through both libraries; returns the number of cases whose bytes differ;
+//   opt_selfcheck(seed, rounds): rounds of seven random cases, one per kernel and path (odd
+//     sizes, padding, strides, dilation, groups, depth multipliers, per-channel requantization,
+//     int8-extreme zero points), through both libraries; returns the number of cases whose bytes
+//     differ;
 //   bench_fc(k, n, mode), bench_conv1x1(pixels, in_c, out_c, mode), bench_conv3x3(side, in_c,
 //     out_c, mode), bench_dw3x3(side, channels, mode): one call of a kernel on deterministic data
 //     (3x3 windows: a side x side image, stride 1, padding 1), mode 0 only prepares the data and
@@ -18,6 +19,8 @@
 #include "hilsim/kernels/optimized/conv.h"
 #include "hilsim/kernels/optimized/depthwise_conv.h"
 #include "hilsim/kernels/optimized/fully_connected.h"
+#include "hilsim/kernels/optimized/pooling.h"
+#include "hilsim/kernels/pooling.h"
 
 namespace {
 
@@ -33,6 +36,7 @@ int8_t g_filter[kFilterBytes];
 int8_t g_expected[kOutputBytes];
 int8_t g_actual[kOutputBytes];
 int16_t g_scratch[8 * 1024];
+int32_t g_acc[kChannels];
 int32_t g_bias[kChannels], g_folded[kChannels], g_mult[kChannels], g_shift[kChannels];
 
 struct Lcg {
@@ -181,6 +185,37 @@ bool checkDepthwise(Lcg& r, bool three) {
   return same(outputs);
 }
 
+bool checkPool(Lcg& r, bool average) {
+  k::PoolParams p;
+  k::WindowGeometry& g = p.geo;
+  const bool big = average && r.chance(10);  // more than 256 taps: the int32 sums
+  g.batches = r.uniform(1, 2);
+  g.filter_h = big ? r.uniform(14, 20) : r.uniform(1, 5);
+  g.filter_w = big ? r.uniform(14, 20) : r.uniform(1, 5);
+  g.stride_h = r.uniform(1, 3);
+  g.stride_w = r.uniform(1, 3);
+  g.in_h = r.uniform(g.filter_h, g.filter_h + 6);
+  g.in_w = r.uniform(g.filter_w, g.filter_w + 6);
+  g.pad_h = r.uniform(0, g.filter_h / 2);
+  g.pad_w = r.uniform(0, g.filter_w / 2);
+  g.out_h = outSize(g.in_h, g.filter_h, g.stride_h, 1, g.pad_h);
+  g.out_w = outSize(g.in_w, g.filter_w, g.stride_w, 1, g.pad_w);
+  g.in_c = g.out_c = r.chance(20) ? r.uniform(1, 5) : r.uniform(1, 40);
+  r.activation(p.act_min, p.act_max);
+  const size_t in_bytes = size_t(g.batches * g.in_h * g.in_w * g.in_c);
+  const size_t outputs = size_t(g.outputs());
+  if (!k::poolWindowsCoverInput(g) || in_bytes > kInputBytes || outputs > kOutputBytes) return true;
+  r.fill(g_input, in_bytes);
+  if (average) {
+    k::averagePoolInt8(p, g_input, g_acc, g_expected);
+    k::opt::averagePoolInt8(p, g_input, g_acc, g_actual);
+  } else {
+    k::maxPoolInt8(p, g_input, g_expected);
+    k::opt::maxPoolInt8(p, g_input, g_actual);
+  }
+  return same(outputs);
+}
+
 void fillBench(size_t in_bytes, size_t filter_bytes, int32_t channels) {
   Lcg r{12345};
   for (size_t i = 0; i < in_bytes; ++i) g_input[i] = int8_t(r.next());
@@ -205,6 +240,8 @@ uint32_t opt_selfcheck(uint32_t seed, uint32_t cases) {
     failures += checkConv(r, false) ? 0 : 1;
     failures += checkDepthwise(r, false) ? 0 : 1;
     failures += checkDepthwise(r, true) ? 0 : 1;
+    failures += checkPool(r, false) ? 0 : 1;
+    failures += checkPool(r, true) ? 0 : 1;
   }
   return failures;
 }

@@ -52,8 +52,8 @@ Result run(const Core& core, const std::string& entry, const std::vector<uint32_
 
 TEST(IssOptimizedKernels, MatchReferenceKernelsOnEveryCore) {
   for (const Core& core : kCores) {
-    // 150 rounds of five cases: FULLY_CONNECTED, pointwise and im2col CONV_2D, general and 3x3
-    // DEPTHWISE_CONV_2D.
+    // 150 rounds of seven cases: FULLY_CONNECTED, pointwise and im2col CONV_2D, general and 3x3
+    // DEPTHWISE_CONV_2D, MAX_POOL_2D, AVERAGE_POOL_2D.
     EXPECT_EQ(run(core, "opt_selfcheck", {24, 150}).value, 0u) << core.preset;
   }
 }

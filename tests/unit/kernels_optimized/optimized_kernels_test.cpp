@@ -17,7 +17,9 @@
 #include "hilsim/kernels/optimized/conv.h"
 #include "hilsim/kernels/optimized/depthwise_conv.h"
 #include "hilsim/kernels/optimized/fully_connected.h"
+#include "hilsim/kernels/optimized/pooling.h"
 #include "hilsim/kernels/optimized/requant.h"
+#include "hilsim/kernels/pooling.h"
 #include "hilsim/kernels/quant_math.h"
 
 namespace hilsim::test {
@@ -343,6 +345,55 @@ TEST(OptimizedDepthwiseConv, ThreeByThreeMatchesReferenceOnRandomShapes) {
     kernels::depthwiseConvInt8(c.p, c.input.data(), c.filter.data(), expected.data());
     kernels::opt::depthwiseConvInt8_3x3(c.p, c.input.data(), c.filter.data(), actual.data());
     ASSERT_EQ(expected, actual) << "case " << i << ": " << c.describe();
+  }
+}
+
+kernels::PoolParams randomPool(Rng& rng, bool big_window) {
+  kernels::PoolParams p;
+  auto& g = p.geo;
+  do {
+    g.batches = rng.uniform(1, 2);
+    g.filter_h = big_window ? rng.uniform(14, 20) : rng.uniform(1, 5);
+    g.filter_w = big_window ? rng.uniform(14, 20) : rng.uniform(1, 5);
+    g.stride_h = rng.uniform(1, 3);
+    g.stride_w = rng.uniform(1, 3);
+    g.in_h = rng.uniform(g.filter_h, g.filter_h + 6);
+    g.in_w = rng.uniform(g.filter_w, g.filter_w + 6);
+    g.pad_h = rng.uniform(0, g.filter_h / 2);
+    g.pad_w = rng.uniform(0, g.filter_w / 2);
+    g.out_h = outSize(g.in_h, g.filter_h, g.stride_h, 1, g.pad_h);
+    g.out_w = outSize(g.in_w, g.filter_w, g.stride_w, 1, g.pad_w);
+  } while (!kernels::poolWindowsCoverInput(g));
+  g.in_c = g.out_c = rng.chance(20) ? rng.uniform(1, 5) : rng.uniform(1, 40);
+  rng.activation(p.act_min, p.act_max);
+  return p;
+}
+
+TEST(OptimizedPooling, MaxMatchesReferenceOnRandomShapes) {
+  Rng rng(24007);
+  for (int i = 0; i < kCases; ++i) {
+    const kernels::PoolParams p = randomPool(rng, false);
+    const auto& g = p.geo;
+    const auto input = rng.bytes(size_t(g.batches * g.in_h * g.in_w * g.in_c));
+    std::vector<int8_t> expected(size_t(g.outputs())), actual(expected.size());
+    kernels::maxPoolInt8(p, input.data(), expected.data());
+    kernels::opt::maxPoolInt8(p, input.data(), actual.data());
+    ASSERT_EQ(expected, actual) << "case " << i;
+  }
+}
+
+TEST(OptimizedPooling, AverageMatchesReferenceOnRandomShapes) {
+  Rng rng(24008);
+  for (int i = 0; i < kCases; ++i) {
+    // Every tenth case a window of more than 256 taps (the int32 path).
+    const kernels::PoolParams p = randomPool(rng, i % 10 == 9);
+    const auto& g = p.geo;
+    const auto input = rng.bytes(size_t(g.batches * g.in_h * g.in_w * g.in_c));
+    std::vector<int8_t> expected(size_t(g.outputs())), actual(expected.size());
+    std::vector<int32_t> acc(size_t(g.in_c));
+    kernels::averagePoolInt8(p, input.data(), acc.data(), expected.data());
+    kernels::opt::averagePoolInt8(p, input.data(), acc.data(), actual.data());
+    ASSERT_EQ(expected, actual) << "case " << i;
   }
 }
 

@@ -70,6 +70,17 @@ inline int32_t smlatt(uint32_t a, uint32_t b, int32_t acc) {
   return static_cast<int32_t>(static_cast<uint32_t>(acc) +
                               static_cast<uint32_t>(hi16(a) * hi16(b)));
 }
+inline uint32_t max4S8(uint32_t a, uint32_t b) {
+  uint32_t r = 0;
+  for (int lane = 0; lane < 4; ++lane) {
+    const int8_t x = static_cast<int8_t>(a >> (8 * lane)), y = static_cast<int8_t>(b >> (8 * lane));
+    r |= static_cast<uint32_t>(static_cast<uint8_t>(x > y ? x : y)) << (8 * lane);
+  }
+  return r;
+}
+inline uint32_t sadd16(uint32_t a, uint32_t b) {
+  return pack16(lo16(a) + lo16(b), hi16(a) + hi16(b));
+}
 #elif HILSIM_OPT_DSP
 // Bytes 0 and 2 of x sign-extended into the two halfwords.
 inline uint32_t sxtb16(uint32_t x) {
@@ -102,6 +113,18 @@ inline int32_t smlabb(uint32_t a, uint32_t b, int32_t acc) {
 }
 inline int32_t smlatt(uint32_t a, uint32_t b, int32_t acc) {
   return __smlatt(static_cast<int32_t>(a), static_cast<int32_t>(b), acc);
+}
+// The byte-wise signed maximum of a and b: SSUB8 sets a GE flag per byte where a >= b, SEL
+// picks those bytes of a and the others of b. One asm block keeps the two together (SEL reads
+// the flags SSUB8 wrote).
+inline uint32_t max4S8(uint32_t a, uint32_t b) {
+  uint32_t r;
+  __asm__("ssub8 %0, %1, %2\n\tsel %0, %1, %2" : "=&r"(r) : "r"(a), "r"(b) : "cc");
+  return r;
+}
+// Halfword-wise a + b modulo 2^16 (SADD16).
+inline uint32_t sadd16(uint32_t a, uint32_t b) {
+  return static_cast<uint32_t>(__sadd16(static_cast<int32_t>(a), static_cast<int32_t>(b)));
 }
 #endif
 
