@@ -5,7 +5,8 @@
 //     int8-extreme zero points), through both libraries; returns the number of cases whose bytes
 //     differ;
 //   bench_fc(k, n, mode), bench_conv1x1(pixels, in_c, out_c, mode), bench_conv3x3(side, in_c,
-//     out_c, mode), bench_dw3x3(side, channels, mode): one call of a kernel on deterministic data
+//     out_c, mode), bench_dw3x3(side, channels, mode),
+//     bench_pool(side, channels, average, mode): one call of a kernel on deterministic data
 //     (3x3 windows: a side x side image, stride 1, padding 1), mode 0 only prepares the data and
 //     the folded bias, 1 adds the reference kernel, 2 the optimized one; the kernel's cycles are
 //     the difference to mode 0.
@@ -335,6 +336,27 @@ uint32_t bench_dw3x3(uint32_t side, uint32_t channels, uint32_t mode) {
   p.quant.shifts = g_shift;
   if (mode == 1) k::depthwiseConvInt8(p, g_input, g_filter, g_expected);
   if (mode == 2) k::opt::depthwiseConvInt8_3x3(p, g_input, g_filter, g_actual);
+  return 0;
+}
+
+// A 2x2 pooling window at stride 2 over a side x side image (side even): MAX_POOL_2D, or
+// AVERAGE_POOL_2D when `average` is 1.
+uint32_t bench_pool(uint32_t side, uint32_t channels, uint32_t average, uint32_t mode) {
+  k::PoolParams p;
+  k::WindowGeometry& g = p.geo;
+  g.batches = 1;
+  g.in_h = g.in_w = int32_t(side);
+  g.out_h = g.out_w = int32_t(side / 2);
+  g.in_c = g.out_c = int32_t(channels);
+  g.filter_h = g.filter_w = g.stride_h = g.stride_w = 2;
+  p.act_min = -128;
+  p.act_max = 127;
+  if (channels > kChannels || size_t(side) * side * channels > kInputBytes) return 1;
+  fillBench(size_t(side) * side * channels, 0, 0);
+  if (mode == 1 && average) k::averagePoolInt8(p, g_input, g_acc, g_expected);
+  if (mode == 1 && !average) k::maxPoolInt8(p, g_input, g_expected);
+  if (mode == 2 && average) k::opt::averagePoolInt8(p, g_input, g_acc, g_actual);
+  if (mode == 2 && !average) k::opt::maxPoolInt8(p, g_input, g_actual);
   return 0;
 }
 

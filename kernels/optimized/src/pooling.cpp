@@ -1,10 +1,12 @@
 #include "hilsim/kernels/optimized/pooling.h"
 
 #include <cstddef>
+#include <cstring>
 
 #include "hilsim/kernels/optimized/simd.h"
 
 namespace hilsim::kernels::opt {
+#if HILSIM_OPT_DSP
 namespace {
 
 struct TapRange {
@@ -44,80 +46,88 @@ void forEachWindow(const WindowGeometry& g, const int8_t* input, int8_t* output,
 }
 
 }  // namespace
+#endif
 
 void maxPoolInt8(const PoolParams& p, const int8_t* input, int8_t* output) {
+#if !HILSIM_OPT_DSP
+  // Without the SIMD instructions the reference kernel's loops are the faster ones (measured on
+  // Cortex-M0+ and RV32).
+  kernels::maxPoolInt8(p, input, output);
+#else
   const WindowGeometry g = p.geo;
   const int32_t act_min = p.act_min, act_max = p.act_max;
   const int32_t channels = g.in_c;
   const size_t in_row = size_t(g.in_w) * size_t(channels);
+  // The running maxima live in the output pixel; every tap updates all channels, four per word.
   forEachWindow(g, input, output, [&](const int8_t* first, int32_t rows, int32_t cols, int8_t* y) {
-    int32_t c = 0;
-#if HILSIM_OPT_DSP
-    for (; c + 4 <= channels; c += 4) {
-      uint32_t m = 0x80808080u;
-      const int8_t* row = first + c;
-      for (int32_t r = 0; r < rows; ++r, row += in_row) {
-        const int8_t* x = row;
-        for (int32_t t = 0; t < cols; ++t, x += channels) m = max4S8(load4(x), m);
+    for (int32_t c = 0; c < channels; ++c) y[c] = -128;
+    const int8_t* row = first;
+    for (int32_t r = 0; r < rows; ++r, row += in_row) {
+      const int8_t* x = row;
+      for (int32_t t = 0; t < cols; ++t, x += channels) {
+        int32_t c = 0;
+        for (; c + 4 <= channels; c += 4) {
+          const uint32_t m = max4S8(load4(x + c), load4(y + c));
+          std::memcpy(y + c, &m, 4);
+        }
+        for (; c < channels; ++c) y[c] = x[c] > y[c] ? x[c] : y[c];
       }
-      for (int32_t lane = 0; lane < 4; ++lane)
-        y[c + lane] = clampS8(static_cast<int8_t>(m >> (8 * lane)), act_min, act_max);
     }
-#endif
-    for (; c < channels; ++c) {
-      int32_t m = -128;
-      const int8_t* row = first + c;
-      for (int32_t r = 0; r < rows; ++r, row += in_row) {
-        const int8_t* x = row;
-        for (int32_t t = 0; t < cols; ++t, x += channels) m = *x > m ? *x : m;
-      }
-      y[c] = clampS8(m, act_min, act_max);
-    }
+    for (int32_t c = 0; c < channels; ++c) y[c] = clampS8(y[c], act_min, act_max);
   });
+#endif
 }
 
 void averagePoolInt8(const PoolParams& p, const int8_t* input, int32_t* acc, int8_t* output) {
+#if !HILSIM_OPT_DSP
+  kernels::averagePoolInt8(p, input, acc, output);
+#else
   const WindowGeometry g = p.geo;
   const int32_t act_min = p.act_min, act_max = p.act_max;
   const int32_t channels = g.in_c;
   const size_t in_row = size_t(g.in_w) * size_t(channels);
   forEachWindow(g, input, output, [&](const int8_t* first, int32_t rows, int32_t cols, int8_t* y) {
     const int32_t count = rows * cols;
-    int32_t c = 0;
-#if HILSIM_OPT_DSP
+    int32_t c0 = 0;  // channels from c0 on are summed in int32
     if (count <= 256) {
-      for (; c + 4 <= channels; c += 4) {
-        uint32_t even = 0, odd = 0;  // halfword sums of channels (c, c + 2) and (c + 1, c + 3)
-        const int8_t* row = first + c;
-        for (int32_t r = 0; r < rows; ++r, row += in_row) {
-          const int8_t* x = row;
-          for (int32_t t = 0; t < cols; ++t, x += channels) {
-            const uint32_t w = load4(x);
-            even = sadd16(even, sxtb16(w));
-            odd = sadd16(odd, sxtb16Odd(w));
+      // Halfword sums, exact for at most 256 taps: word 2j of `acc` holds channels (4j, 4j + 2),
+      // word 2j + 1 channels (4j + 1, 4j + 3).
+      c0 = channels & ~int32_t{3};
+      uint32_t* sums = reinterpret_cast<uint32_t*>(acc);
+      for (int32_t j = 0; j < c0 / 2; ++j) sums[j] = 0;
+      const int8_t* row = first;
+      for (int32_t r = 0; r < rows; ++r, row += in_row) {
+        const int8_t* x = row;
+        for (int32_t t = 0; t < cols; ++t, x += channels) {
+          for (int32_t c = 0; c < c0; c += 4) {
+            const uint32_t w = load4(x + c);
+            sums[c / 2] = sadd16(sums[c / 2], sxtb16(w));
+            sums[c / 2 + 1] = sadd16(sums[c / 2 + 1], sxtb16Odd(w));
           }
         }
-        const int32_t sums[4] = {static_cast<int16_t>(even & 0xFFFFu),
-                                 static_cast<int16_t>(odd & 0xFFFFu),
-                                 static_cast<int16_t>(even >> 16), static_cast<int16_t>(odd >> 16)};
+      }
+      for (int32_t c = 0; c < c0; c += 4) {
+        const uint32_t even = sums[c / 2], odd = sums[c / 2 + 1];
+        const int32_t lanes[4] = {
+            static_cast<int16_t>(even & 0xFFFFu), static_cast<int16_t>(odd & 0xFFFFu),
+            static_cast<int16_t>(even >> 16), static_cast<int16_t>(odd >> 16)};
         for (int32_t lane = 0; lane < 4; ++lane)
-          y[c + lane] = clampS8(roundedAverage(sums[lane], count), act_min, act_max);
+          y[c + lane] = clampS8(roundedAverage(lanes[lane], count), act_min, act_max);
       }
     }
-#endif
-    // The remaining channels: int32 sums, a pass over the window per tap row with all of them.
-    const int32_t rest = channels - c;
+    const int32_t rest = channels - c0;
     if (rest == 0) return;
     for (int32_t i = 0; i < rest; ++i) acc[i] = 0;
-    const int8_t* row = first + c;
+    const int8_t* row = first + c0;
     for (int32_t r = 0; r < rows; ++r, row += in_row) {
       const int8_t* x = row;
       for (int32_t t = 0; t < cols; ++t, x += channels)
         for (int32_t i = 0; i < rest; ++i) acc[i] += x[i];
     }
     for (int32_t i = 0; i < rest; ++i)
-      y[c + i] = clampS8(roundedAverage(acc[i], count), act_min, act_max);
+      y[c0 + i] = clampS8(roundedAverage(acc[i], count), act_min, act_max);
   });
+#endif
 }
 
 }  // namespace hilsim::kernels::opt
