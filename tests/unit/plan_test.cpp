@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "hilsim/config/derived.h"
 #include "hilsim/errors.h"
 #include "hilsim/rt/plan/chunk_plan.h"
 #include "hilsim/rt/plan/plan_codec.h"
@@ -10,8 +11,9 @@
 namespace hilsim::rt::plan {
 namespace {
 
+// The default configuration's accelerator with `cores` cores, `sram` bytes each.
 Hardware hw(uint32_t cores, uint64_t sram = 256 * 1024, bool db = true) {
-  Hardware h;
+  Hardware h = config::accelGeometry(config::HardwareConfig{});
   h.num_cores = cores;
   h.sram_bytes = sram;
   h.double_buffer = db;
@@ -108,7 +110,7 @@ TEST(PlanCodec, PlanSetRoundTrips) {
 }
 
 TEST(Predict, BreakEvenSeparatesTinyFromLargeLayers) {
-  const timing::PlatformTiming t;
+  const timing::PlatformTiming t = config::platformTiming(config::HardwareConfig{});
   const timing::CpuCostModel cpu;
   const auto be = breakEvenMacs({1, 16, 16}, hw(4), t, cpu);
   ASSERT_TRUE(be.has_value());

@@ -47,7 +47,7 @@ int calibrateCommand(int argc, char** argv, int first) {
                 tflite::EnumNameBuiltinOperator(f.op), f.shapes, f.mean_error_pct, f.max_error_pct);
   }
   std::printf("wrote %s (%zu coefficients for cpu.preset %s)\n", out.c_str(), cal.fitted.size(),
-              cal.preset.c_str());
+              cal.cpu.preset.c_str());
   return 0;
 }
 

@@ -20,8 +20,8 @@ struct DriverPathCycles {
   uint64_t completion_cycles = 0;
 };
 
-// Executes the job path on a fresh ISS of the configured preset and wait states. Results are
-// remembered per (preset, wait states, cores). Throws ConfigError for a preset without an ISS.
+// Executes the job path on a fresh ISS of the configured host CPU (hostCpuOptions). Results are
+// remembered per (preset, ISS options, cores). Throws ConfigError for a preset without an ISS.
 DriverPathCycles measureDriverPath(const config::HardwareConfig& config);
 
 // config::platformTiming, with the host's driver costs taken from measureDriverPath under
