@@ -4,9 +4,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
+#include <atomic>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
 #include <stdexcept>
 
 #include "hilsim/errors.h"
@@ -49,6 +53,18 @@ std::string readTextFile(const std::string& path, const std::string& what) {
   return std::string(bytes.begin(), bytes.end());
 }
 
+namespace {
+
+// The temporary file an output is written through, beside it: ".<name>.tmp.<pid>".
+std::string temporaryPath(const std::string& path) {
+  const fs::path target(path);
+  return (target.parent_path() /
+          ("." + target.filename().string() + ".tmp." + std::to_string(::getpid())))
+      .string();
+}
+
+}  // namespace
+
 void checkWritable(const std::string& path, const std::string& what) {
   if (path.empty()) throw InputError(what + ": empty path");
   const fs::path parent = fs::path(path).parent_path();
@@ -56,14 +72,21 @@ void checkWritable(const std::string& path, const std::string& what) {
   if (!parent.empty() && !fs::is_directory(parent, ec))
     throw InputError(what + " '" + path + "': directory '" + parent.string() + "' does not exist");
   if (fs::is_directory(path, ec)) throw InputError(what + " '" + path + "' is a directory");
+  // Create and remove the temporary file the output will be written through: permissions, a
+  // read-only file system or a full directory table answer now rather than after the work.
+  const std::string probe = temporaryPath(path);
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    if (errno == EEXIST) return;  // a temporary of this process is being written there
+    throw InputError(what + " '" + path + "': cannot create: " + std::strerror(errno));
+  }
+  ::close(fd);
+  ::unlink(probe.c_str());
 }
 
 AtomicFileWriter::AtomicFileWriter(const std::string& path) : path_(path) {
   checkWritable(path, "output");
-  const fs::path target(path);
-  tmp_ = (target.parent_path() /
-          ("." + target.filename().string() + ".tmp." + std::to_string(::getpid())))
-             .string();
+  tmp_ = temporaryPath(path);
   fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0) throw InputError("cannot write '" + path_ + "': " + std::strerror(errno));
 }

@@ -4,6 +4,7 @@
 
 #include "args.h"
 #include "commands.h"
+#include "hilsim/base/io.h"
 #include "hilsim/errors.h"
 #include "hilsim/sweep/sweep.h"
 
@@ -47,6 +48,7 @@ int sweepCommand(int argc, char** argv, int first) {
     if (options.jobs == 0 || options.jobs > 256)
       throw UsageError("--jobs: " + jobs + " is out of range (1..256)");
   }
+  if (emit) checkWritable(*emit, "--emit-jobs");
   const sweep::SweepSpec spec = sweep::readSweepSpec(spec_path);
   options.dir = out.empty() ? "out/" + std::filesystem::path(spec_path).stem().string() : out;
   options.emit_jobs = emit;

@@ -43,8 +43,9 @@ inline void writeFileAtomic(const std::string& path, const std::vector<uint8_t>&
   writeFileAtomic(path, bytes.data(), bytes.size());
 }
 
-// Checks early that `path` can be created (its directory exists), so a long run does not fail at
-// the end. Throws InputError.
+// Checks early that `path` can be created (its directory exists and a file can be created in it,
+// tried with a temporary file that is removed at once), so a long run does not fail at the end.
+// Throws InputError with one line naming `what` (the option) and `path`.
 void checkWritable(const std::string& path, const std::string& what);
 
 }  // namespace hilsim
