@@ -55,6 +55,57 @@ std::string readTextFile(const std::string& path, const std::string& what) {
 
 namespace {
 
+// The registry of temporary files: fixed slots, so that a signal handler reads it without
+// allocating or locking. A slot's path is written before `used` is set and only read while set.
+struct TemporarySlot {
+  std::atomic<bool> used{false};
+  char path[PATH_MAX] = {};
+};
+std::array<TemporarySlot, RegisteredTemporary::kMaxRegisteredTemporaries> g_temporaries;
+std::mutex g_temporaries_mutex;  // between registering threads; never taken by the handler
+
+}  // namespace
+
+RegisteredTemporary::RegisteredTemporary(const std::string& path) {
+  if (path.size() >= PATH_MAX) return;
+  std::lock_guard<std::mutex> lock(g_temporaries_mutex);
+  for (size_t i = 0; i < g_temporaries.size(); ++i) {
+    TemporarySlot& slot = g_temporaries[i];
+    if (slot.used.load(std::memory_order_acquire)) continue;
+    std::memcpy(slot.path, path.c_str(), path.size() + 1);
+    slot.used.store(true, std::memory_order_release);
+    slot_ = static_cast<int>(i);
+    return;
+  }
+}
+
+RegisteredTemporary::~RegisteredTemporary() {
+  release();
+}
+
+void RegisteredTemporary::release() {
+  if (slot_ < 0) return;
+  std::lock_guard<std::mutex> lock(g_temporaries_mutex);
+  g_temporaries[static_cast<size_t>(slot_)].used.store(false, std::memory_order_release);
+  slot_ = -1;
+}
+
+RegisteredTemporary& RegisteredTemporary::operator=(RegisteredTemporary&& other) noexcept {
+  if (this != &other) {
+    release();
+    slot_ = other.slot_;
+    other.slot_ = -1;
+  }
+  return *this;
+}
+
+void removeRegisteredTemporaries() noexcept {
+  for (TemporarySlot& slot : g_temporaries)
+    if (slot.used.load(std::memory_order_acquire)) ::unlink(slot.path);
+}
+
+namespace {
+
 // The temporary file an output is written through, beside it: ".<name>.tmp.<pid>".
 std::string temporaryPath(const std::string& path) {
   const fs::path target(path);
@@ -75,6 +126,7 @@ void checkWritable(const std::string& path, const std::string& what) {
   // Create and remove the temporary file the output will be written through: permissions, a
   // read-only file system or a full directory table answer now rather than after the work.
   const std::string probe = temporaryPath(path);
+  const RegisteredTemporary registration(probe);
   const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) {
     if (errno == EEXIST) return;  // a temporary of this process is being written there
@@ -87,6 +139,7 @@ void checkWritable(const std::string& path, const std::string& what) {
 AtomicFileWriter::AtomicFileWriter(const std::string& path) : path_(path) {
   checkWritable(path, "output");
   tmp_ = temporaryPath(path);
+  registration_ = RegisteredTemporary(tmp_);
   fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0) throw InputError("cannot write '" + path_ + "': " + std::strerror(errno));
 }

@@ -62,10 +62,13 @@ int sweepCommand(int argc, char** argv, int first) {
   const sweep::CollectOutcome c = sweep::collectSweep(options.dir);
   std::cout << "sweep " << spec_path << ": " << c.finished << " of " << c.points << " points in "
             << options.dir << "/results.csv (" << o.skipped << " skipped, " << o.ran << " run, "
-            << o.failed << " failed); plots: " << options.dir << "/plots/\n";
+            << o.failed << " failed"
+            << (o.interrupted ? ", " + std::to_string(o.stopped_points) + " stopped unfinished"
+                              : std::string())
+            << "); plots: " << options.dir << "/plots/\n";
   if (o.interrupted) {
     std::cerr << "hilsim: sweep interrupted; finished points are kept, run it again to go on\n";
-    return 130;
+    return 128 + o.stop_signal;
   }
   if (o.failed > 0)
     throw SimulationError("sweep: " + std::to_string(o.failed) + " of " + std::to_string(o.points) +
