@@ -38,6 +38,14 @@ const char* dataflowName(timing::Dataflow d) {
 
 std::string describeConvPlan(const AnnotatedPlan& a);
 
+// ", CPU cortex-m55 at 400 MHz", or that the plan does not say.
+std::string cpuText(const AnnotatedPlan& a) {
+  if (!a.cpu) return ", CPU not recorded";
+  char clock[32];
+  std::snprintf(clock, sizeof clock, "%g", a.cpu->clock_mhz);
+  return ", CPU " + a.cpu->preset + " at " + clock + " MHz";
+}
+
 fb::PlanKind toFb(PlanKind k) {
   switch (k) {
     case PlanKind::kConv2D:
@@ -243,11 +251,11 @@ std::string describeConvPlan(const AnnotatedPlan& a) {
       "plan v" + std::to_string(kPlanVersionConv) + " " + planKindName(p.kind) + " for " +
       std::to_string(p.hardware.num_cores) + " cores " + std::to_string(p.hardware.array_rows) +
       "x" + std::to_string(p.hardware.array_cols) + " " + dataflowName(p.hardware.dataflow) +
-      " SRAM " + std::to_string(p.hardware.sram_bytes) + ": GEMM " + std::to_string(p.shape.rows) +
-      "x" + std::to_string(p.shape.k) + "->" + std::to_string(p.shape.n) + ", " +
-      std::to_string(p.chunks.size()) + " chunks (" + std::to_string(channels.size()) +
-      " channel x " + std::to_string(rows.size()) + " row ranges), " + std::to_string(steps) +
-      " steps";
+      " SRAM " + std::to_string(p.hardware.sram_bytes) + cpuText(a) + ": GEMM " +
+      std::to_string(p.shape.rows) + "x" + std::to_string(p.shape.k) + "->" +
+      std::to_string(p.shape.n) + ", " + std::to_string(p.chunks.size()) + " chunks (" +
+      std::to_string(channels.size()) + " channel x " + std::to_string(rows.size()) +
+      " row ranges), " + std::to_string(steps) + " steps";
   // Only a consistent plan has bands worth counting (the text also describes corrupt ones).
   if (validateConvPlan(p, p.layer()).empty()) {
     char factor[32];
@@ -300,7 +308,8 @@ std::string describePlan(const AnnotatedPlan& a) {
       "plan v" + std::to_string(kPlanVersion) + " for " + std::to_string(p.hardware.num_cores) +
       " cores " + std::to_string(p.hardware.array_rows) + "x" +
       std::to_string(p.hardware.array_cols) + " " + dataflowName(p.hardware.dataflow) + " SRAM " +
-      std::to_string(p.hardware.sram_bytes) + ": " + std::to_string(p.chunks.size()) + " chunks";
+      std::to_string(p.hardware.sram_bytes) + cpuText(a) + ": " + std::to_string(p.chunks.size()) +
+      " chunks";
   uint32_t tiles = 0;
   for (const Chunk& c : p.chunks) tiles += c.num_tiles;
   text += ", " + std::to_string(tiles) + " tiles; " +
