@@ -85,4 +85,17 @@ timing::PlatformTiming plannerTiming(const config::HardwareConfig& config) {
   return t;
 }
 
+rt::plan::CpuAssumptions plannerCpu(const config::HardwareConfig& config,
+                                    const timing::PlatformTiming& planner_timing) {
+  rt::plan::CpuAssumptions cpu;
+  cpu.preset = config.cpu.preset;
+  cpu.kernels = config::toString(config.cpu.kernels);
+  cpu.model = config::toString(config.cpu.model);
+  cpu.clock_mhz = config.cpu.clock_mhz;
+  cpu.driver_job_cycles = planner_timing.host.driver_job_cycles;
+  cpu.driver_reg_cycles = planner_timing.host.driver_reg_cycles;
+  cpu.irq_handler_cycles = planner_timing.host.irq_handler_cycles;
+  return cpu;
+}
+
 }  // namespace hilsim::firmware

@@ -72,6 +72,7 @@ const char* phaseName(uint64_t phase) {
 Timeline::Timeline(std::string path, std::optional<std::pair<int, int>> layers)
     : path_(std::move(path)), layers_(layers) {
   tmp_ = path_ + ".tmp." + std::to_string(::getpid());
+  tmp_registration_ = RegisteredTemporary(tmp_);
   out_.open(tmp_, std::ios::binary);
   if (!out_) throw InputError("cannot write timeline '" + path_ + "'");
   out_ << "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n";

@@ -27,6 +27,7 @@ int calibrateCommand(int argc, char** argv, int first) {
   args.flag("--shapes", &shapes, "print every shape's executed and fitted cycles");
   if (!args.parse(argc, argv, first)) return 0;
   if (out.empty()) throw UsageError("calibrate: --out cal.yaml is required");
+  checkWritable(out, "--out");
 
   std::vector<config::Override> overrides;
   for (const std::string& s : sets) overrides.push_back({s});

@@ -97,8 +97,9 @@ int runCommand(int argc, char** argv, int first) {
   }
   if (timeline_layers)
     spec.timeline_layers = parseLayerRange("--timeline-layers", *timeline_layers);
-  for (const auto& path : {output, report_path, csv})
-    if (path) checkWritable(*path, "output");
+  if (output) checkWritable(*output, "--output");
+  if (report_path) checkWritable(*report_path, "--report");
+  if (csv) checkWritable(*csv, "--csv");
 
   std::vector<config::Override> overrides;
   for (const std::string& s : sets) overrides.push_back({s});

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "hilsim/config/hardware_config.h"
+#include "hilsim/rt/plan/plan_codec.h"
 #include "hilsim/timing/platform_timing.h"
 
 namespace hilsim::firmware {
@@ -28,5 +29,10 @@ DriverPathCycles measureDriverPath(const config::HardwareConfig& config);
 // cpu.model iss (driver_job_cycles = submit, driver_reg_cycles = 0, irq_handler_cycles =
 // completion).
 timing::PlatformTiming plannerTiming(const config::HardwareConfig& config);
+
+// The host CPU the planner plans for, as a plan records it: the configured preset, kernels,
+// cpu.model and clock, and the driver figures of `planner_timing` (plannerTiming(config)).
+rt::plan::CpuAssumptions plannerCpu(const config::HardwareConfig& config,
+                                    const timing::PlatformTiming& planner_timing);
 
 }  // namespace hilsim::firmware

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "hilsim/base/io.h"
 #include "hilsim/base/json.h"
 #include "hilsim/model/tracer.h"
 
@@ -68,6 +69,7 @@ class Timeline final : public TraceSink {
 
   std::string path_;
   std::string tmp_;
+  RegisteredTemporary tmp_registration_;  // removes tmp_ on a stop signal
   std::ofstream out_;
   bool first_event_ = true;
   // The host CPU's kernel/driver/wait spans since the last layer span: written after the layer's
