@@ -58,11 +58,12 @@ ModelError unsupportedOperatorsError(const Model& model,
                       "): unsupported operator " + label + " (hilsim has no kernel for it)");
   }
   std::vector<std::pair<std::string, std::vector<int>>> by_label;
-  for (const auto& [index, label] : missing) {
+  for (const auto& entry : missing) {
+    const std::string& label = entry.second;
     auto it = std::find_if(by_label.begin(), by_label.end(),
-                           [&label](const auto& entry) { return entry.first == label; });
+                           [&label](const auto& group) { return group.first == label; });
     if (it == by_label.end()) it = by_label.insert(by_label.end(), {label, {}});
-    it->second.push_back(index);
+    it->second.push_back(entry.first);
   }
   std::string list;
   for (const auto& [label, indices] : by_label) {
