@@ -413,6 +413,14 @@ std::vector<KeySpec> buildTable() {
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.weight_memory_factor), "factor", 0, kUnbounded,
                        "Multiplies fc_per_mac and lstm_per_mac for where weights live.",
                        "from cpu.weight_memory"));
+  // mcu
+  const IntRule kBudget{{{0, 1ll << 32}}};
+  t.push_back(intKey(HILSIM_FIELD(mcu.flash_bytes), "bytes", kBudget,
+                     "Flash of the microcontroller for the model and the firmware; a run that "
+                     "needs more warns (0: not checked)."));
+  t.push_back(intKey(HILSIM_FIELD(mcu.sram_bytes), "bytes", kBudget,
+                     "SRAM of the microcontroller for the tensor arena; a run whose arena is "
+                     "larger warns (0: not checked)."));
   // sim
   t.push_back(intKey(HILSIM_FIELD(sim.quantum_ns), "ns", IntRule{{{1, 1'000'000'000}}},
                      "TLM quantum: how far the host CPU may run ahead before it synchronizes."));

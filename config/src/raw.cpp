@@ -155,7 +155,7 @@ void readText(const std::string& shown, const fs::path& path, const std::string&
   if (!root.isMapping())
     fail(src.at(root),
          "the top level must be a mapping of keys (include, accel, bus, memory, "
-         "cpu, sim), got " +
+         "cpu, mcu, sim), got " +
              root.describe());
 
   // Included files first, so that this file's own keys override them.

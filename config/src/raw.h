@@ -92,6 +92,10 @@ struct RawCpu {
   RawCoefficients coefficients;
 };
 
+struct RawMcu {
+  RawInt flash_bytes, sram_bytes;
+};
+
 struct RawSim {
   RawInt quantum_ns;
   RawString log_level;
@@ -105,6 +109,7 @@ struct RawConfig {
   RawBus bus;
   RawMemory memory;
   RawCpu cpu;
+  RawMcu mcu;
   RawSim sim;
 };
 

@@ -88,6 +88,9 @@ bool Cpu::suspended() const {
 void Cpu::requestStop() {
   impl_->stop_requested = true;
 }
+void Cpu::setPauseInterval(uint64_t instructions) {
+  impl_->pause_interval = instructions;
+}
 
 RunResult Cpu::call(uint32_t entry, std::initializer_list<uint32_t> args) {
   return impl_->start(entry, args, false);

@@ -92,6 +92,10 @@ struct Cpu::Impl {
   uint64_t instructions = 0;
   const BlockTiming* prev = nullptr;
   uint64_t instruction_limit = std::numeric_limits<uint64_t>::max();
+  // setPauseInterval(): a call stops (as if requested) once it has run this many instructions
+  // since it started or resumed; 0: never. pause_limit is where the current run stops for it.
+  uint64_t pause_interval = 0;
+  uint64_t pause_limit = std::numeric_limits<uint64_t>::max();
   bool running = false;
   bool stop_requested = false;
   bool stopped_by_request = false;
@@ -194,7 +198,10 @@ struct Cpu::Impl {
     }
     const BlockTiming* b = block(address, size);
     if (instructions + b->instructions > instruction_limit) {
-      runaway = true;
+      if (instruction_limit == pause_limit)
+        stopped_by_request = true;
+      else
+        runaway = true;
       uc_emu_stop(uc);
       return;
     }
@@ -418,6 +425,12 @@ struct Cpu::Impl {
     instruction_limit = options.max_instructions == 0
                             ? std::numeric_limits<uint64_t>::max()
                             : instructions + (options.max_instructions - frame.instructions_used);
+    // A pause is at least a block's worth of instructions away, so every run makes progress.
+    const uint64_t interval = std::max<uint64_t>(pause_interval, 4096);
+    pause_limit = pause_interval == 0 || instruction_limit - instructions <= interval
+                      ? std::numeric_limits<uint64_t>::max()
+                      : instructions + interval;
+    instruction_limit = std::min(instruction_limit, pause_limit);
     prev = frame.prev;
     stop_requested = stopped_by_request = runaway = false;
     pending_fault.clear();

@@ -70,6 +70,39 @@ std::optional<CompareSummary> RunReport::compareSummary() const {
   return s;
 }
 
+uint32_t RunReport::layersWithoutDeviceMemory() const {
+  uint32_t count = 0;
+  for (const LayerStats& l : layer_stats)
+    if (l.first.reason_code == rt::PathReason::kNoDeviceMemory) ++count;
+  return count;
+}
+
+std::vector<std::string> RunReport::budgetWarnings() const {
+  std::vector<std::string> warnings;
+  const uint64_t flash = memory.flashBytes();
+  if (config.mcu.flash_bytes && flash > config.mcu.flash_bytes)
+    warnings.push_back("warning: the model" +
+                       std::string(memory.firmware_bytes ? " and the firmware need " : " needs ") +
+                       std::to_string(flash) + " bytes of flash, more than mcu.flash_bytes = " +
+                       std::to_string(config.mcu.flash_bytes) + " (model " +
+                       std::to_string(memory.model_bytes) +
+                       (memory.firmware_bytes
+                            ? ", firmware " + std::to_string(*memory.firmware_bytes)
+                            : std::string()) +
+                       ")");
+  const uint64_t arena = memory.arena.totalBytes();
+  if (config.mcu.sram_bytes && arena > config.mcu.sram_bytes)
+    warnings.push_back("warning: the tensor arena needs " + std::to_string(arena) +
+                       " bytes, more than mcu.sram_bytes = " +
+                       std::to_string(config.mcu.sram_bytes));
+  return warnings;
+}
+
+double RunReport::cyclesPercent(const LayerStats& stats) const {
+  const uint64_t total = runTotals().cycles;
+  return total ? 100.0 * static_cast<double>(stats.cycles_sum) / static_cast<double>(total) : 0.0;
+}
+
 std::string coreList(const std::vector<uint32_t>& cores) {
   std::string text;
   for (size_t i = 0; i < cores.size();) {

@@ -1,6 +1,7 @@
 // The report as CSV (--csv): one row per kept layer record, one busy/utilization column pair
 // per core.
 
+#include <map>
 #include <sstream>
 
 #include "hilsim/report/csv.h"
@@ -14,10 +15,23 @@ std::string reportCsv(const RunReport& report) {
   std::ostringstream out;
   out << "invocation,index,op,name,shape,macs,path,reason,cycles,ref_cycles,fixed_cycles,"
          "variable_cycles,upload_cycles,dma_in_cycles,compute_cycles,dma_out_cycles,sync_cycles,"
-         "bus_stall_cycles,bytes_moved,mac_utilization,break_even_macs";
+         "bus_stall_cycles,bytes_moved,mac_utilization,break_even_macs,cycles_percent";
   for (uint32_t c = 0; c < num_cores; ++c)
     out << ",core" << c << "_busy_cycles,core" << c << "_utilization";
+  // The run's memory figures, the same on every row (JSON simulation.memory).
+  out << ",arena_bytes,flash_bytes,device_memory_peak_bytes";
+  for (uint32_t c = 0; c < num_cores; ++c) out << ",core" << c << "_sram_peak_bytes";
   out << '\n';
+  const MemoryFootprint& memory = report.memory;
+  std::ostringstream memory_columns;
+  memory_columns << ',' << memory.arena.totalBytes() << ',' << memory.flashBytes() << ','
+                 << memory.device_memory_peak_bytes;
+  for (uint32_t c = 0; c < num_cores; ++c)
+    memory_columns << ','
+                   << (c < memory.core_sram_peak_bytes.size() ? memory.core_sram_peak_bytes[c] : 0);
+  // Each layer's share of the run's cycles, from its figures over every invocation.
+  std::map<int, double> percent;
+  for (const LayerStats& s : report.layer_stats) percent[s.first.index] = report.cyclesPercent(s);
   for (const rt::LayerRecord& r : report.layers) {
     out << r.invocation << ',' << r.index << ',' << rt::opName(r.op) << ',' << csvField(r.name)
         << ',' << csvField(shapeText(r)) << ',' << r.macs << ',' << rt::pathName(r.path) << ','
@@ -32,6 +46,7 @@ std::string reportCsv(const RunReport& report) {
       out << ",,,,,,,,,,";
     }
     if (r.break_even_macs) out << *r.break_even_macs;
+    out << ',' << csvNumber(percent[r.index]);
     // Every core of the accelerator: a core without a chunk of this layer was idle (0).
     for (uint32_t c = 0; c < num_cores; ++c) {
       out << ',';
@@ -44,7 +59,7 @@ std::string reportCsv(const RunReport& report) {
         if (b.core == c) busy = b;
       out << busy.busy_cycles << ',' << csvNumber(busy.utilization);
     }
-    out << '\n';
+    out << memory_columns.str() << '\n';
   }
   return out.str();
 }

@@ -118,7 +118,7 @@ Json spreadJson(uint64_t sum, uint64_t min, uint64_t max, uint32_t count) {
   return {{"sum", sum}, {"min", min}, {"max", max}, {"mean", (sum + n / 2) / n}};
 }
 
-Json layerStatsJson(const LayerStats& s) {
+Json layerStatsJson(const LayerStats& s, const RunReport& report) {
   Json stats;
   stats["index"] = s.first.index;
   stats["op"] = rt::opName(s.first.op);
@@ -128,7 +128,30 @@ Json layerStatsJson(const LayerStats& s) {
   stats["cycles"] = spreadJson(s.cycles_sum, s.cycles_min, s.cycles_max, s.invocations);
   stats["ref_cycles"] =
       spreadJson(s.ref_cycles_sum, s.ref_cycles_min, s.ref_cycles_max, s.invocations);
+  stats["cycles_percent"] = report.cyclesPercent(s);
   return stats;
+}
+
+Json memoryJson(const RunReport& report) {
+  const MemoryFootprint& m = report.memory;
+  Json memory;
+  memory["arena_bytes"] = m.arena.totalBytes();
+  memory["arena"] = {{"activation_bytes", m.arena.activation_bytes},
+                     {"persistent_bytes", m.arena.persistent_bytes},
+                     {"runtime_bytes", m.arena.runtime_bytes},
+                     {"quantization_bytes", m.arena.quantization_bytes}};
+  memory["flash_bytes"] = m.flashBytes();
+  memory["model_bytes"] = m.model_bytes;
+  memory["firmware_bytes"] = orNull(m.firmware_bytes);
+  memory["device_memory_bytes"] = m.device_memory_bytes;
+  memory["device_memory_peak_bytes"] = m.device_memory_peak_bytes;
+  memory["core_sram_peak_bytes"] = m.core_sram_peak_bytes;
+  memory["layers_without_device_memory"] = report.layersWithoutDeviceMemory();
+  const config::McuConfig& budget = report.config.mcu;
+  memory["flash_budget_bytes"] = budget.flash_bytes ? Json(budget.flash_bytes) : Json(nullptr);
+  memory["sram_budget_bytes"] = budget.sram_bytes ? Json(budget.sram_bytes) : Json(nullptr);
+  memory["fits"] = report.budgetWarnings().empty();
+  return memory;
 }
 
 Json simulationJson(const RunReport& report) {
@@ -139,7 +162,7 @@ Json simulationJson(const RunReport& report) {
       report.host_seconds > 0 ? static_cast<double>(report.simulated_cycles) / report.host_seconds
                               : 0.0;
   simulation["invocations"] = report.invocations;
-  simulation["arena_bytes"] = report.arena_bytes;
+  simulation["memory"] = memoryJson(report);
   simulation["cpu_model"] = config::toString(report.config.cpu.model);
   simulation["iss_instructions"] = orNull(report.iss_instructions);
   if (const std::optional<CompareSummary> compare = report.compareSummary())
@@ -170,7 +193,7 @@ std::string reportJson(const RunReport& report) {
   Json& layers = doc["layers"] = Json::array();
   for (const rt::LayerRecord& r : report.layers) layers.push_back(layerJson(r, report.config));
   Json& layer_stats = doc["layer_stats"] = Json::array();
-  for (const LayerStats& s : report.layer_stats) layer_stats.push_back(layerStatsJson(s));
+  for (const LayerStats& s : report.layer_stats) layer_stats.push_back(layerStatsJson(s, report));
 
   // The run's figures are the shortest text that reads back as the same double; the config's
   // numbers keep the text

@@ -46,6 +46,34 @@ std::string cpuCyclesSource(const RunReport& report) {
          std::to_string(cpu.driver_job_cycles) + " cycles per job)";
 }
 
+// "memory: ..." and, when layers could not get device memory, one line that says how many.
+void printMemory(std::ostream& out, const RunReport& report) {
+  const MemoryFootprint& m = report.memory;
+  const rt::ArenaFootprint& a = m.arena;
+  const config::McuConfig& budget = report.config.mcu;
+  out << "memory: arena " << withCommas(a.totalBytes()) << " bytes (activations "
+      << withCommas(a.activation_bytes) << ", persistent " << withCommas(a.persistent_bytes)
+      << ", runtime " << withCommas(a.runtime_bytes) << ", quantization "
+      << withCommas(a.quantization_bytes) << ")";
+  if (budget.sram_bytes) out << " of " << withCommas(budget.sram_bytes) << " SRAM";
+  out << ", flash " << withCommas(m.flashBytes()) << " bytes (model " << withCommas(m.model_bytes);
+  if (m.firmware_bytes) out << ", firmware " << withCommas(*m.firmware_bytes);
+  out << ")";
+  if (budget.flash_bytes) out << " of " << withCommas(budget.flash_bytes);
+  if (m.device_memory_bytes) {
+    out << ", device memory peak " << withCommas(m.device_memory_peak_bytes) << " of "
+        << withCommas(m.device_memory_bytes) << " bytes, core SRAM peak ";
+    for (size_t c = 0; c < m.core_sram_peak_bytes.size(); ++c)
+      out << (c ? " / " : "") << withCommas(m.core_sram_peak_bytes[c]);
+    out << " of " << withCommas(report.config.accel.core.sram_bytes) << " bytes";
+  }
+  out << "\n";
+  if (const uint32_t full = report.layersWithoutDeviceMemory())
+    out << "device memory full: " << full << (full == 1 ? " layer" : " layers")
+        << " ran on the CPU because the device memory left could not hold "
+        << (full == 1 ? "its" : "their") << " buffers\n";
+}
+
 }  // namespace
 
 void printReport(std::ostream& out, const RunReport& report, const TableOptions& options) {
@@ -55,10 +83,12 @@ void printReport(std::ostream& out, const RunReport& report, const TableOptions&
     const rt::LayerRecord* first = nullptr;
     uint64_t cycles = 0, ref_cycles = 0;
     uint32_t accel_runs = 0;
+    double percent = 0.0;  // of the run's cycles
   };
   std::map<int, Row> rows;
   for (const LayerStats& s : report.layer_stats)
-    rows[s.first.index] = {&s.first, s.cycles_sum, s.ref_cycles_sum, s.accel_invocations};
+    rows[s.first.index] = {&s.first, s.cycles_sum, s.ref_cycles_sum, s.accel_invocations,
+                           report.cyclesPercent(s)};
   size_t shape_width = 5, op_width = 2;
   for (const auto& [index, row] : rows) {
     shape_width = std::max(shape_width, shapeText(*row.first).size());
@@ -71,14 +101,14 @@ void printReport(std::ostream& out, const RunReport& report, const TableOptions&
       << " cores\n"
       << cpuCyclesSource(report) << "\n";
   if (runs > 1) out << "per-layer cycles are the mean of " << runs << " invocations\n";
-  std::snprintf(line, sizeof line, "%4s  %-*s  %-*s  %12s  %-5s  %12s  %12s  %7s  %s\n", "#",
+  std::snprintf(line, sizeof line, "%4s  %-*s  %-*s  %12s  %-5s  %12s  %6s  %12s  %7s  %s\n", "#",
                 static_cast<int>(op_width), "op", static_cast<int>(shape_width), "shape", "MACs",
-                "path", "cycles", "ref_cycles", "speedup", "reason");
+                "path", "cycles", "cyc%", "ref_cycles", "speedup", "reason");
   out << line;
-  // Columns before the reason: index, op, shape, MACs, path, cycles, ref_cycles and speed-up with
-  // their two-space separators.
+  // Columns before the reason: index, op, shape, MACs, path, cycles, share of the cycles,
+  // ref_cycles and speed-up with their two-space separators.
   const size_t reason_column =
-      4 + 2 + op_width + 2 + shape_width + 2 + 12 + 2 + 5 + 2 + 12 + 2 + 12 + 2 + 7 + 2;
+      4 + 2 + op_width + 2 + shape_width + 2 + 12 + 2 + 5 + 2 + 12 + 2 + 6 + 2 + 12 + 2 + 7 + 2;
   const size_t reason_width =
       options.max_columns == 0
           ? 0
@@ -91,10 +121,10 @@ void printReport(std::ostream& out, const RunReport& report, const TableOptions&
                              : row.accel_runs == runs ? "accel"
                                                       : "mixed";
     std::snprintf(
-        line, sizeof line, "%4d  %-*s  %-*s  %12s  %-5s  %12s  %12s  %6sx  ", index,
+        line, sizeof line, "%4d  %-*s  %-*s  %12s  %-5s  %12s  %5s%%  %12s  %6sx  ", index,
         static_cast<int>(op_width), rt::opName(r.op), static_cast<int>(shape_width),
         shapeText(r).c_str(), withCommas(r.macs).c_str(), path.c_str(), withCommas(cycles).c_str(),
-        withCommas(ref).c_str(),
+        fixed(row.percent, 1).c_str(), withCommas(ref).c_str(),
         fixed(cycles ? static_cast<double>(ref) / static_cast<double>(cycles) : 0.0, 2).c_str());
     out << line << fitted(r.reason, reason_width) << "\n";
   }
@@ -107,8 +137,8 @@ void printReport(std::ostream& out, const RunReport& report, const TableOptions&
       << fixed(total_per_run ? static_cast<double>(ref_per_run) / static_cast<double>(total_per_run)
                              : 0.0,
                2)
-      << "x over ref, " << withCommas(t.macs) << " MACs, arena " << withCommas(report.arena_bytes)
-      << " bytes\n";
+      << "x over ref, " << withCommas(t.macs) << " MACs\n";
+  printMemory(out, report);
   if (const std::optional<CompareSummary> compare = report.compareSummary()) {
     if (compare->checks == 0)
       out << "compare: no layer ran on the accelerator, nothing was compared\n";

@@ -339,6 +339,31 @@ void Interpreter::mapIntoTarget() {
   target->mapModel(model_.bytes().data(), model_.bytes().size());
 }
 
+ArenaFootprint Interpreter::arenaFootprint() const {
+  // Sizes of TensorFlow Lite Micro's structures with 4-byte pointers, int and enums:
+  // TfLiteEvalTensor {data, dims, type}; TfLiteNode {inputs, outputs, intermediates, user_data,
+  // builtin_data, custom_initial_data, custom_initial_data_size} plus the registration pointer;
+  // TfLiteTensor {type, data, dims, params {scale, zero_point}, allocation_type, bytes,
+  // quantization {type, params}}; TfLiteAffineQuantization {scale, zero_point,
+  // quantized_dimension} with a TfLiteIntArray of zero points (the scales stay in the model).
+  constexpr uint64_t kEvalTensorBytes = 12;
+  constexpr uint64_t kNodeAndRegistrationBytes = 32;
+  constexpr uint64_t kPersistentTensorBytes = 36;
+  constexpr uint64_t kAffineQuantizationBytes = 12;
+  constexpr uint64_t kIntArrayHeaderBytes = 4;
+  ArenaFootprint f;
+  f.activation_bytes = plan_.total_bytes;
+  f.persistent_bytes = persistent_.usedBytes();
+  f.runtime_bytes = kEvalTensorBytes * tensors_.size() + kNodeAndRegistrationBytes * nodes_.size() +
+                    kPersistentTensorBytes * (inputs_.size() + outputs_.size());
+  for (const std::vector<Tensor*>* io : {&inputs_, &outputs_})
+    for (const Tensor* t : *io)
+      if (!t->quant.empty())
+        f.quantization_bytes +=
+            kAffineQuantizationBytes + kIntArrayHeaderBytes + 4 * t->quant.zero_point.size();
+  return f;
+}
+
 std::optional<GemmShape> Interpreter::gemm(size_t node) const {
   if (node >= kernels_.size()) return std::nullopt;
   return kernels_[node]->gemm();

@@ -1,5 +1,6 @@
 #include "hilsim/sim/run.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <memory>
@@ -8,6 +9,8 @@
 #include "hilsim/base/sha256.h"
 #include "hilsim/config/derived.h"
 #include "hilsim/errors.h"
+#include "hilsim/firmware/images.h"
+#include "hilsim/iss/elf.h"
 #include "hilsim/model/gtkw.h"
 #include "hilsim/model/timeline.h"
 #include "hilsim/rt/interpreter.h"
@@ -72,8 +75,27 @@ void fillRandom(rt::Tensor& t, Rng& rng) {
   }
 }
 
+// Passes the layer records on and tells the run's progress callback after each layer.
+class ProgressProfiler final : public rt::Profiler {
+ public:
+  ProgressProfiler(rt::Profiler& next, const ProgressCallback& progress)
+      : next_(next), progress_(progress) {}
+  void setTotal(uint64_t layers) { total_ = layers; }
+  void beginLayer(uint32_t invocation, int node) override { next_.beginLayer(invocation, node); }
+  void endLayer(const rt::LayerRecord& record) override {
+    next_.endLayer(record);
+    if (progress_) progress_(++done_, total_);
+  }
+
+ private:
+  rt::Profiler& next_;
+  const ProgressCallback& progress_;
+  uint64_t done_ = 0, total_ = 0;
+};
+
 // Feeds every frame through one interpreter and collects output tensor 0.
-void runFrames(rt::Interpreter& interp, const RunSpec& spec, RunResult* result) {
+void runFrames(rt::Interpreter& interp, const RunSpec& spec, RunResult* result,
+               ProgressProfiler& progress) {
   rt::Tensor& in = interp.input(0);
   rt::Tensor& out = interp.output(0);
   uint64_t frames = spec.invocations;
@@ -88,6 +110,7 @@ void runFrames(rt::Interpreter& interp, const RunSpec& spec, RunResult* result) 
   Rng rng(spec.seed);
   const bool collect = spec.keep_output && !spec.output_sink;
   if (collect) result->output.reserve(static_cast<size_t>(frames) * out.bytes);
+  progress.setTotal(frames * interp.nodes().size());
   for (uint64_t f = 0; f < frames; ++f) {
     if (spec.input.empty()) {
       for (size_t i = 0; i < interp.inputCount(); ++i) fillRandom(interp.input(i), rng);
@@ -102,7 +125,7 @@ void runFrames(rt::Interpreter& interp, const RunSpec& spec, RunResult* result) 
       result->output.insert(result->output.end(), out.data, out.data + out.bytes);
   }
   result->report.invocations = static_cast<uint32_t>(frames);
-  result->report.arena_bytes = interp.arenaPlan().total_bytes;
+  result->report.memory.arena = interp.arenaFootprint();
 }
 
 // Forwards layer records to the collector, marks the current layer in the trace and puts each
@@ -174,15 +197,16 @@ void runOnCountingClock(rt::Model& model, const RunSpec& spec, RunResult* result
                         report::LayerCollector& collector) {
   rt::CountingClock clock;
   const std::unique_ptr<firmware::HostMcu> mcu = makeHostMcu(spec.config, clock);
+  ProgressProfiler progress(collector, spec.progress);
   rt::InterpreterOptions options;
   options.clock = &clock;
-  options.profiler = &collector;
+  options.profiler = &progress;
   options.cost_model = config::costModel(spec.config);
   options.cpu_target = mcu.get();
   const rt::OpResolver resolver = rt::referenceOpResolver();
   rt::Interpreter interp(model, resolver, options);
   interp.allocate();
-  runFrames(interp, spec, result);
+  runFrames(interp, spec, result, progress);
   result->report.simulated_cycles = clock.now();
   if (mcu) result->report.iss_instructions = mcu->cpu().instructions();
 }
@@ -248,15 +272,20 @@ void runOnSimulatedPlatform(rt::Model& model, const RunSpec& spec, RunResult* re
     side.accel.loadMetadataPlans(model);
     TracingProfiler profiler(collector, side.host, side.accel, timeline.get(), cpu_period);
     if (spec.vcd_path && spec.vcd_layers) profiler.boundTrace(tracer.get(), *spec.vcd_layers);
+    ProgressProfiler progress(profiler, spec.progress);
     rt::InterpreterOptions options;
     options.clock = &side.host;
-    options.profiler = &profiler;
+    options.profiler = &progress;
     options.cost_model = config::costModel(spec.config);
     options.cpu_target = side.mcu;
     rt::Interpreter interp(model, side.resolver, options);
     interp.allocate();
-    runFrames(interp, spec, result);
+    runFrames(interp, spec, result, progress);
     result->report.notes = side.accel.notes();
+    report::MemoryFootprint& memory = result->report.memory;
+    memory.device_memory_bytes = side.driver.info().mem_size;
+    memory.device_memory_peak_bytes = side.accel.deviceMemoryReserved();
+    memory.core_sram_peak_bytes = side.accel.coreSramPeak();
     failures = side.accel.failures();
     for (const rt::JobFailure& f : failures) result->report.failures.push_back(f.describe());
     result->report.simulated_cycles = side.host.now();
@@ -275,6 +304,22 @@ void runOnSimulatedPlatform(rt::Model& model, const RunSpec& spec, RunResult* re
     if (spec.vcd_layers) layerWindow("--vcd-layers", *spec.vcd_layers, collector.records());
     tracer->finish();
     model::writeGtkw(*tracer, gtkwPath(*spec.vcd_path), *spec.vcd_path);
+  }
+}
+
+// The bytes the preset's firmware image puts in flash: every loadable segment's file bytes (code,
+// read-only data, and the initial values a data section is copied from at reset); nullopt when
+// the preset has no image or the build made none.
+std::optional<uint64_t> firmwareFlashBytes(const config::CpuConfig& cpu) {
+  const std::vector<std::string>& presets = firmware::presets();
+  if (std::find(presets.begin(), presets.end(), cpu.preset) == presets.end()) return std::nullopt;
+  try {
+    const iss::ElfImage image = iss::ElfImage::fromFile(firmware::imagePath(cpu.preset));
+    uint64_t bytes = 0;
+    for (const iss::ElfSegment& segment : image.segments()) bytes += segment.bytes.size();
+    return bytes;
+  } catch (const InputError&) {
+    return std::nullopt;
   }
 }
 
@@ -299,6 +344,11 @@ RunResult runModel(rt::Model& model, const RunSpec& spec) {
   report.layers = collector.records();
   report.per_invocation = spec.per_invocation;
   report.layer_stats = collector.stats();
+  report.memory.model_bytes = model.bytes().size();
+  report.memory.firmware_bytes = firmwareFlashBytes(spec.config.cpu);
+  if (report.memory.core_sram_peak_bytes.empty())
+    report.memory.core_sram_peak_bytes.assign(spec.config.accel.num_cores, 0);
+  for (std::string& warning : report.budgetWarnings()) report.notes.push_back(std::move(warning));
   return result;
 }
 

@@ -32,7 +32,10 @@ int calibrateCommand(int argc, char** argv, int first) {
   std::vector<config::Override> overrides;
   for (const std::string& s : sets) overrides.push_back({s});
   const config::HardwareConfig config = config::loadConfig(config_path.value_or(""), overrides);
-  const calibrate::Calibration cal = calibrate::calibrate(config);
+  std::optional<ProgressLine> progress;
+  progress.emplace(std::cerr, stderrIsTerminal(), "calibrate:", "shapes");
+  const calibrate::Calibration cal = calibrate::calibrate(config, progress->callback());
+  progress.reset();
   writeFileAtomic(out, calibrate::calibrationYaml(cal));
   if (shapes) {
     const timing::CpuCostModel model(cal.coefficients);

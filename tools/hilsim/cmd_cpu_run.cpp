@@ -5,6 +5,7 @@
 #include "args.h"
 #include "commands.h"
 #include "hilsim/base/json.h"
+#include "hilsim/base/progress.h"
 #include "hilsim/config/loader.h"
 #include "hilsim/errors.h"
 #include "hilsim/firmware/host_mcu.h"
@@ -51,7 +52,7 @@ int cpuRunCommand(int argc, char** argv, int first) {
   std::string path, entry;
   std::vector<std::string> arg_texts, sets;
   std::optional<std::string> config_path, max_text;
-  bool json = false;
+  bool json = false, quiet = false;
   ArgParser args(
       "cpu-run",
       "Runs one function of a firmware ELF on the instruction-set simulator of the configured\n"
@@ -68,6 +69,7 @@ int cpuRunCommand(int argc, char** argv, int first) {
   args.option("--max-instructions", &max_text, "N",
               "stop as a runaway after N instructions (default 10000000000)");
   args.flag("--json", &json, "print {\"cycles\": N, \"instructions\": M}");
+  args.flag("--quiet", &quiet, "no progress line on the terminal");
   if (!args.parse(argc, argv, first)) return 0;
   if (entry.empty()) throw UsageError("cpu-run: --entry SYMBOL is required");
 
@@ -97,11 +99,24 @@ int cpuRunCommand(int argc, char** argv, int first) {
   cpu.mapZeroed(iss::kArenaSramBase, iss::kArenaSramBytes);
   cpu.loadElf(image);
 
+  // On a terminal the call pauses every few million instructions to show its progress against
+  // the instruction limit; the pauses do not change its timing.
+  ProgressLine progress(std::cerr, stderrIsTerminal() && !quiet, "cpu-run:", "instructions");
+  constexpr uint64_t kProgressInstructions = 20'000'000;
+  if (stderrIsTerminal() && !quiet) cpu.setPauseInterval(kProgressInstructions);
   values.resize(max_args, 0);
-  const iss::RunResult r =
+  iss::RunResult r =
       max_args == 8 ? cpu.call(symbol.value, {values[0], values[1], values[2], values[3], values[4],
                                               values[5], values[6], values[7]})
                     : cpu.call(symbol.value, {values[0], values[1], values[2], values[3]});
+  while (r.reason == iss::StopReason::kStopRequested) {
+    progress.update(cpu.instructions(), options.max_instructions);
+    const uint64_t cycles = r.cycles, instructions = r.instructions;
+    r = cpu.resume();
+    r.cycles += cycles;
+    r.instructions += instructions;
+  }
+  progress.clear();
   switch (r.reason) {
     case iss::StopReason::kReturned:
       break;

@@ -5,6 +5,7 @@
 #include "commands.h"
 #include "hilsim/base/io.h"
 #include "hilsim/base/log.h"
+#include "hilsim/base/progress.h"
 #include "hilsim/config/loader.h"
 #include "hilsim/errors.h"
 #include "hilsim/sweep/crossover.h"
@@ -35,8 +36,11 @@ int crossoverCommand(int argc, char** argv, int first) {
   std::filesystem::create_directories(out, ec);
   if (ec) throw InputError("--out '" + out + "': cannot create: " + ec.message());
   checkWritable(out + "/crossover.csv", "--out");
+  std::optional<ProgressLine> progress;
+  progress.emplace(std::cerr, stderrIsTerminal(), "crossover:", "sizes");
   const std::vector<sweep::FamilyResult> results =
-      sweep::runCrossover(cfg, sweep::defaultFamilies());
+      sweep::runCrossover(cfg, sweep::defaultFamilies(), progress->callback());
+  progress.reset();
   writeFileAtomic(out + "/crossover.csv", sweep::crossoverCsv(results));
   writeFileAtomic(out + "/break_even.csv", sweep::breakEvenCsv(results));
   std::printf("%-14s %5s %8s %22s %22s\n", "family", "rows", "k:n", "break-even MACs", "predicted");

@@ -4,6 +4,7 @@
 #include "commands.h"
 #include "hilsim/base/io.h"
 #include "hilsim/base/log.h"
+#include "hilsim/base/progress.h"
 #include "hilsim/config/loader.h"
 #include "hilsim/errors.h"
 #include "hilsim/modelgen/model_gen.h"
@@ -124,7 +125,11 @@ int runCommand(int argc, char** argv, int first) {
       output_file->write(data, bytes);
     };
   }
+  std::optional<ProgressLine> progress;
+  progress.emplace(std::cerr, stderrIsTerminal() && !quiet, "run:", "layers");
+  spec.progress = progress->callback();
   const sim::RunResult result = sim::runModel(model, spec);
+  progress.reset();
   if (!spec.config.cpu.model_note.empty())
     std::cerr << "hilsim: " << spec.config.cpu.model_note << "\n";
   for (const std::string& note : result.report.notes) std::cerr << "hilsim: " << note << "\n";

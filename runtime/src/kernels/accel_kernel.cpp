@@ -59,7 +59,10 @@ void AcceleratedKernel::planAndDecide(const std::optional<plan::AnnotatedPlan>& 
   decision_.upload_bytes = plan::uploadBytes(*plan_);
   if (decision_.offload) {
     const uint64_t needed = deviceBytes(), left = ctx_.deviceMemoryLeft();
-    if (!ctx_.reserveDeviceMemory(needed)) fallBack(PathReason::kNoDeviceMemory, needed, left);
+    if (!ctx_.reserveDeviceMemory(needed))
+      fallBack(PathReason::kNoDeviceMemory, needed, left);
+    else
+      for (const plan::Chunk& c : plan_->chunks) ctx_.recordCoreSram(c.core, c.sram_used);
   }
   const GemmShape& shape = plan_->shape;
   logger().debug("operator {} ({} {}x{}x{}): {} on {} cores: {}", index_, op_name_, shape.rows,

@@ -26,7 +26,8 @@ AccelContext::AccelContext(drv::Driver& driver, plan::Hardware hardware,
       timing_(timing),
       cpu_(std::move(cpu)),
       cpu_assumptions_(std::move(cpu_assumptions)),
-      mode_(mode) {}
+      mode_(mode),
+      core_sram_peak_(hardware.num_cores, 0) {}
 
 void AccelContext::loadMetadataPlans(const Model& model) {
   metadata_plans_ = plan::MetadataPlans::read(model);
@@ -41,6 +42,11 @@ bool AccelContext::reserveDeviceMemory(uint64_t bytes) {
   if (bytes > deviceMemoryLeft()) return false;
   reserved_bytes_ += bytes;
   return true;
+}
+
+void AccelContext::recordCoreSram(uint32_t core, uint64_t bytes) {
+  if (core_sram_peak_.size() <= core) core_sram_peak_.resize(core + 1, 0);
+  core_sram_peak_[core] = std::max(core_sram_peak_[core], bytes);
 }
 
 uint64_t AccelContext::deviceMemoryLeft() const {

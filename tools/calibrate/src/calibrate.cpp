@@ -204,10 +204,12 @@ std::vector<Group> groups() {
 
 // Measures every calibration shape: its work from the kernels' prepare (and the zero operands
 // counted on the data it ran on) and its executed cycles.
-std::vector<Sample> measure(const config::HardwareConfig& config) {
+std::vector<Sample> measure(const config::HardwareConfig& config,
+                            const ProgressCallback& progress) {
   std::vector<Sample> samples;
   const rt::OpResolver resolver = rt::referenceOpResolver();
-  for (const OneOpModel& shape : calibrationShapes()) {
+  const std::vector<OneOpModel>& shapes = calibrationShapes();
+  for (const OneOpModel& shape : shapes) {
     Sample s;
     s.op = shape.op;
     s.label = shape.label;
@@ -230,6 +232,7 @@ std::vector<Sample> measure(const config::HardwareConfig& config) {
     s.cycles = result.report.layers[shape.layer].ref_cycles;
     s.work.zero_operand_macs = result.report.layers[shape.layer].zero_operand_macs;
     samples.push_back(std::move(s));
+    if (progress) progress(samples.size(), shapes.size());
   }
   return samples;
 }
@@ -304,7 +307,7 @@ std::vector<double> fitNonNegative(const std::vector<std::vector<double>>& rows,
   }
 }
 
-Calibration calibrate(const config::HardwareConfig& given) {
+Calibration calibrate(const config::HardwareConfig& given, const ProgressCallback& progress) {
   if (!iss::coreForPreset(given.cpu.preset)) {
     std::string with_iss;
     for (const std::string& p : iss::issPresetNames())
@@ -322,7 +325,7 @@ Calibration calibrate(const config::HardwareConfig& given) {
   Calibration cal;
   cal.cpu = config.cpu;
   cal.coefficients = config.cpu.coefficients;
-  cal.samples = measure(config);
+  cal.samples = measure(config, progress);
   for (const Group& g : groups()) fitGroup(g, cal.samples, &cal);
 
   const timing::CpuCostModel model(cal.coefficients);

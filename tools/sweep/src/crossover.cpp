@@ -148,8 +148,18 @@ const std::vector<ShapeFamily>& defaultFamilies() {
 }
 
 std::vector<FamilyResult> runCrossover(const config::HardwareConfig& config,
-                                       const std::vector<ShapeFamily>& families) {
+                                       const std::vector<ShapeFamily>& families,
+                                       const ProgressCallback& progress) {
   std::vector<FamilyResult> results;
+  uint64_t done = 0, total = 0;
+  for (const ShapeFamily& f : families)
+    for (uint32_t n = f.conv ? 1 : 4; n <= f.max_n; n *= 2) {
+      if (!f.conv && uint64_t{kOf(f, n)} * n > (uint64_t{1} << 24)) break;
+      ++total;
+    }
+  auto measured = [&] {
+    if (progress) progress(++done, total);
+  };
   sim::runSession(config, sim::Mode::kCompare, nullptr, [&](sim::HostSide& side) {
     for (const ShapeFamily& f : families) {
       FamilyResult fr;
@@ -160,6 +170,7 @@ std::vector<FamilyResult> runCrossover(const config::HardwareConfig& config,
       for (uint32_t n = f.conv ? 1 : 4; n <= f.max_n; n *= 2) {
         if (!f.conv && uint64_t{kOf(f, n)} * n > (uint64_t{1} << 24)) break;
         const CrossoverPoint p = measure(side, config, f, n);
+        measured();
         by_n[n] = p;
         if (pays(p)) {
           if (!win) win = n;
@@ -172,7 +183,9 @@ std::vector<FamilyResult> runCrossover(const config::HardwareConfig& config,
         uint32_t lo = *lose, hi = *win;
         while (hi - lo > 1 && hi > lo * 1.02) {
           const uint32_t mid = lo + (hi - lo) / 2;
+          ++total;
           const CrossoverPoint p = measure(side, config, f, mid);
+          measured();
           by_n[mid] = p;
           (pays(p) ? hi : lo) = mid;
         }

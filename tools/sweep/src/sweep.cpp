@@ -15,6 +15,7 @@
 #include <map>
 
 #include "hilsim/base/io.h"
+#include "hilsim/base/progress.h"
 #include "hilsim/config/yaml_writer.h"
 #include "hilsim/errors.h"
 #include "hilsim/sweep/sweep_results.h"
@@ -213,39 +214,6 @@ std::string lastLine(const std::string& path) {
   return nl == std::string::npos ? text : text.substr(nl + 1);
 }
 
-class Progress {
- public:
-  Progress(size_t total, size_t skipped)
-      : total_(total),
-        skipped_(skipped),
-        tty_(::isatty(2)),
-        start_(std::chrono::steady_clock::now()) {}
-  void update(size_t done, size_t running, size_t failed, bool force = false) {
-    const double s =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-    const size_t complete = skipped_ + done;
-    char line[200];
-    std::snprintf(line, sizeof line,
-                  "sweep: %zu/%zu points (%zu skipped, %zu running, %zu failed) %.1f s", complete,
-                  total_, skipped_, running, failed, s);
-    if (tty_) {
-      std::cerr << "\r" << line << std::flush;
-    } else if (force || complete * 10 / std::max<size_t>(total_, 1) != last_decile_) {
-      std::cerr << line << "\n";
-      last_decile_ = complete * 10 / std::max<size_t>(total_, 1);
-    }
-  }
-  void end() {
-    if (tty_) std::cerr << "\n";
-  }
-
- private:
-  size_t total_, skipped_;
-  bool tty_;
-  std::chrono::steady_clock::time_point start_;
-  size_t last_decile_ = SIZE_MAX;
-};
-
 // Points without results in DIR; the others count as skipped.
 std::vector<const SweepPoint*> unfinishedPoints(const std::vector<SweepPoint>& points,
                                                 const std::string& dir, size_t& skipped) {
@@ -324,8 +292,7 @@ class PointPool {
   // Counts into the outcome: ran, failed, first_failure, interrupted, stopped_points,
   // stop_signal.
   void run(const std::vector<const SweepPoint*>& pending) {
-    Progress progress(outcome_.points, outcome_.skipped);
-    progress.update(0, 0, 0, true);
+    ProgressLine progress(std::cerr, stderrIsTerminal(), "sweep:", "points");
     size_t next = 0;
     while ((next < pending.size() && !g_stop) || !running_.empty()) {
       while (!g_stop && next < pending.size() && running_.size() < options_.jobs)
@@ -339,10 +306,9 @@ class PointPool {
         if (errno == EINTR) continue;
         break;
       }
-      if (finish(pid, status)) progress.update(done_, running_.size(), outcome_.failed);
+      if (finish(pid, status)) progress.update(done_, pending.size());
     }
-    progress.update(done_, running_.size(), outcome_.failed, true);
-    progress.end();
+    progress.clear();
     outcome_.stop_signal = g_stop;
     outcome_.interrupted = g_stop != 0;
   }

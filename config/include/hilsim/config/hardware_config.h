@@ -85,11 +85,18 @@ struct SimConfig {
   uint64_t transaction_bytes = 0;  // 0: one TLM transaction per DMA transfer
 };
 
+// The microcontroller's memory budget: a run whose figures exceed it warns (0: not checked).
+struct McuConfig {
+  uint64_t flash_bytes = 0;  // the model and the firmware
+  uint64_t sram_bytes = 0;   // the tensor arena
+};
+
 struct HardwareConfig {
   AccelConfig accel;
   BusConfig bus;
   MemoryConfig memory;
   CpuConfig cpu;
+  McuConfig mcu;
   SimConfig sim;
 };
 

@@ -133,6 +133,10 @@ class Cpu {
   bool suspended() const;
   // Asks the running call to stop at the end of the current basic block (from an MmioHandler).
   void requestStop();
+  // Stops every call or resume after about `instructions` instructions (at a block boundary) with
+  // StopReason::kStopRequested, so that the caller can show progress and resume(); timing is the
+  // same as without pauses. 0 (the default): never.
+  void setPauseInterval(uint64_t instructions);
 
   // Monotonic totals since construction.
   uint64_t cycles() const;

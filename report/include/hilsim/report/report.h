@@ -10,6 +10,7 @@
 
 #include "hilsim/config/hardware_config.h"
 #include "hilsim/report/collector.h"
+#include "hilsim/rt/arena.h"
 
 namespace hilsim::report {
 
@@ -41,6 +42,19 @@ IdleCores idleCores(const rt::LayerRecord& record, const config::HardwareConfig&
 // "1-3, 5"
 std::string coreList(const std::vector<uint32_t>& cores);
 
+// What the model needs of the microcontroller and of the accelerator's memories.
+struct MemoryFootprint {
+  rt::ArenaFootprint arena;  // the tensor arena on the 32-bit MCU
+  uint64_t model_bytes = 0;
+  // The preset's firmware image (kernels and driver) in flash: code, read-only data and the
+  // initial values of its data; nullopt for a preset without an image.
+  std::optional<uint64_t> firmware_bytes;
+  uint64_t device_memory_bytes = 0;       // device memory the driver can allocate (0: not used)
+  uint64_t device_memory_peak_bytes = 0;  // reserved by the offloaded layers' buffers
+  std::vector<uint64_t> core_sram_peak_bytes;  // per accelerator core: the most any layer used
+  uint64_t flashBytes() const { return model_bytes + firmware_bytes.value_or(0); }
+};
+
 struct RunReport {
   std::string model_path;
   std::string model_sha256;
@@ -57,7 +71,7 @@ struct RunReport {
   uint32_t invocations = 0;
   double host_seconds = 0.0;
   uint64_t simulated_cycles = 0;  // host-clock cycles from start to end of the run
-  uint64_t arena_bytes = 0;
+  MemoryFootprint memory;
   // Instructions the host MCU's instruction-set simulator executed (cpu.model iss).
   std::optional<uint64_t> iss_instructions;
   std::vector<std::string> notes;  // one-time messages (e.g. planned in memory)
@@ -70,6 +84,12 @@ struct RunReport {
   Totals runTotals() const;
   // nullopt unless mode is "compare".
   std::optional<CompareSummary> compareSummary() const;
+  // Layers that ran on the CPU because the device memory left could not hold their buffers.
+  uint32_t layersWithoutDeviceMemory() const;
+  // One warning per figure above its budget (mcu.flash_bytes, mcu.sram_bytes), "warning: ...".
+  std::vector<std::string> budgetWarnings() const;
+  // A layer's share of the run's cycles, in percent.
+  double cyclesPercent(const LayerStats& stats) const;
 };
 
 std::string reportJson(const RunReport& report);

@@ -55,6 +55,8 @@ class Interpreter {
   // GEMM shape for FULLY_CONNECTED nodes.
   std::optional<GemmShape> gemm(size_t node) const;
   const ArenaPlan& arenaPlan() const { return plan_; }
+  // Once allocated.
+  ArenaFootprint arenaFootprint() const;
   // The tensor arena (page-aligned, whole pages) and the kernels' persistent memory, once
   // allocated.
   const PageMemory& arena() const { return arena_; }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "hilsim/base/progress.h"
 #include "hilsim/config/hardware_config.h"
 #include "hilsim/report/report.h"
 #include "hilsim/rt/model.h"
@@ -35,6 +36,8 @@ struct RunSpec {
   // Write a Chrome trace-event / Perfetto timeline here, bounded to layers A..B when given.
   std::optional<std::string> timeline_path;
   std::optional<std::pair<int, int>> timeline_layers;
+  // Told after every layer: layers run so far of layers x invocations.
+  ProgressCallback progress;
 };
 
 struct RunResult {

@@ -60,6 +60,13 @@ class AccelContext {
   bool reserveDeviceMemory(uint64_t bytes);
   // Device memory not yet reserved by reserveDeviceMemory().
   uint64_t deviceMemoryLeft() const;
+  // Device memory reserved so far: the layers' buffers stay for the interpreter's lifetime, so
+  // this is also the peak.
+  uint64_t deviceMemoryReserved() const { return reserved_bytes_; }
+  // Records that an offloaded layer uses `bytes` of core `core`'s SRAM during its jobs.
+  void recordCoreSram(uint32_t core, uint64_t bytes);
+  // Per core, the most SRAM any offloaded layer used (one entry per accelerator core).
+  const std::vector<uint64_t>& coreSramPeak() const { return core_sram_peak_; }
   // Accelerator jobs that failed, in order.
   void recordFailure(JobFailure failure);
   const std::vector<JobFailure>& failures() const { return failures_; }
@@ -86,6 +93,7 @@ class AccelContext {
   std::vector<std::string> notes_;
   std::vector<JobFailure> failures_;
   uint64_t reserved_bytes_ = 0;
+  std::vector<uint64_t> core_sram_peak_;
   std::function<std::string()> describe_transaction_;
 };
 

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "hilsim/base/progress.h"
 #include "hilsim/config/hardware_config.h"
 #include "hilsim/timing/cpu_cost_model.h"
 
@@ -38,7 +39,8 @@ struct Calibration {
 // Runs every shape of calibrationShapes() on the simulator of `config`'s preset and fits the
 // coefficients. Throws UsageError if the preset has no instruction-set simulator or
 // cpu.kernels is not `reference`.
-Calibration calibrate(const config::HardwareConfig& config);
+// `progress` is told after every shape executed.
+Calibration calibrate(const config::HardwareConfig& config, const ProgressCallback& progress = {});
 
 // Least squares of relative error: the x minimizing sum(((rows[i] . x) - y[i]) / y[i])^2 with
 // every x[j] >= 0 (a column whose coefficient comes out negative is dropped and the rest refit).

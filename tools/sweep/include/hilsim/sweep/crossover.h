@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "hilsim/base/progress.h"
 #include "hilsim/config/hardware_config.h"
 
 namespace hilsim::sweep {
@@ -44,9 +45,11 @@ struct FamilyResult {
   std::optional<uint64_t> predicted_break_even;  // the planner's break_even_macs
 };
 
-// Simulates every family on one platform built from `config`.
+// Simulates every family on one platform built from `config`. `progress` is told after every
+// simulated size: sizes done of the doubling sizes plus the bisection steps taken so far.
 std::vector<FamilyResult> runCrossover(const config::HardwareConfig& config,
-                                       const std::vector<ShapeFamily>& families);
+                                       const std::vector<ShapeFamily>& families,
+                                       const ProgressCallback& progress = {});
 
 std::string crossoverCsv(const std::vector<FamilyResult>& results);
 std::string breakEvenCsv(const std::vector<FamilyResult>& results);
