@@ -96,6 +96,14 @@ uint32_t Cpu::readRegister(unsigned n) const {
   return impl_->reg(impl_->regId(n));
 }
 
+uint32_t Cpu::readFloatRegister(unsigned n) const {
+  if (impl_->riscv || n >= 32u) throw std::logic_error("no such floating-point register");
+  uint32_t value = 0;
+  const uc_err err = uc_reg_read(impl_->uc, UC_ARM_REG_S0 + int(n), &value);
+  if (err != UC_ERR_OK) impl_->engineError("cannot read s" + std::to_string(n), err);
+  return value;
+}
+
 void Cpu::loadElf(const ElfImage& image) {
   Impl& s = *impl_;
   const bool wants_riscv = image.machine() == ElfMachine::kRiscV;

@@ -118,6 +118,9 @@ class Cpu {
   void readMemory(uint32_t address, void* data, size_t bytes) const;
   // Core register n: r0..r15 on Arm, x0..x31 on RISC-V.
   uint32_t readRegister(unsigned n) const;
+  // Floating-point register n as its 32 bits: s0..s31 on Arm cores with an FPU. Throws
+  // std::logic_error on a core without one (rv32im has no F extension).
+  uint32_t readFloatRegister(unsigned n) const;
 
   // Runs the function at `entry` (Thumb bit optional) with `args` in r0-r3 / a0-a7, the stack
   // pointer at the top of the firmware stack (or below the suspended call's, when nested) and the

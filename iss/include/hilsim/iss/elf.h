@@ -38,6 +38,9 @@ class ElfImage {
   const std::string& name() const { return name_; }
   ElfMachine machine() const { return machine_; }
   uint32_t entry() const { return entry_; }
+  // True when the executable passes floating-point values in floating-point registers (the Arm
+  // hard-float ABI, EF_ARM_ABI_FLOAT_HARD; a RISC-V single or double float ABI, EF_RISCV_FLOAT_ABI).
+  bool hardFloatAbi() const { return hard_float_abi_; }
   // PT_LOAD segments with a non-zero memory size, in file order.
   const std::vector<ElfSegment>& segments() const { return segments_; }
   const std::vector<ElfSymbol>& symbols() const { return symbols_; }
@@ -50,6 +53,7 @@ class ElfImage {
   std::string name_;
   ElfMachine machine_ = ElfMachine::kArm;
   uint32_t entry_ = 0;
+  bool hard_float_abi_ = false;
   std::vector<ElfSegment> segments_;
   std::vector<ElfSymbol> symbols_;
 };

@@ -1,0 +1,65 @@
+// examples/cpu_run, compiled and linked as the README says for each core, runs through cpu-run:
+// integer results in r0 / a0, float results in s0 under the hard-float ABI and in r0 / a0
+// otherwise, initialized and zeroed data in place.
+
+#include <gtest/gtest.h>
+
+#include "json_file.h"
+#include "runner.h"
+
+namespace hilsim::test {
+namespace {
+
+struct Core {
+  const char* preset;
+  const char* elf;
+  const char* float_register;
+};
+
+const Core kCores[] = {{"cortex-m0plus", "example_m0plus", "r0"},
+                       {"cortex-m4f", "example_m4f", "s0"},
+                       {"rv32im", "example_rv32im", "a0"}};
+
+RunOutcome cpuRun(const Core& core, std::vector<std::string> extra) {
+  std::vector<std::string> args = {"cpu-run", std::string(HILSIM_ISS_PROBE_DIR) + "/" + core.elf +
+                                                  ".elf",
+                                   "--set", std::string("cpu.preset=") + core.preset};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return runHilsim(args, 60);
+}
+
+TEST(CpuRunExample, IntegerAndFloatResultsOnEveryCore) {
+  for (const Core& core : kCores) {
+    SCOPED_TRACE(core.preset);
+    // 3*1 - 1*2 + 4*3 - 1*4 + 5*1 - 9*2 + 2*3 + 6*4 - 5*1 + 3*2 + 5*3 - 8*4 + 9*1 - 7*2 + 9*3
+    // + 3*4 = 44
+    const RunOutcome sum = cpuRun(core, {"--entry", "weighted_sum", "--arg", "16"});
+    ASSERT_EQ(sum.exit_code, 0) << sum.err;
+    EXPECT_NE(sum.out.find("\nreturn 0x0000002c\n"), std::string::npos) << sum.out;
+    // The squares sum to 516: 516 / 16 = 32.25 exactly.
+    const RunOutcome mean =
+        cpuRun(core, {"--entry", "mean_square", "--arg", "16", "--returns", "float"});
+    ASSERT_EQ(mean.exit_code, 0) << mean.err;
+    EXPECT_NE(mean.out.find(std::string("\nreturn 32.25 (") + core.float_register + ")\n"),
+              std::string::npos)
+        << mean.out;
+    const RunOutcome json =
+        cpuRun(core, {"--entry", "mean_square", "--arg", "3", "--returns", "float", "--json"});
+    ASSERT_EQ(json.exit_code, 0) << json.err;
+    EXPECT_EQ(parseJson(json.out).at("return").get<double>(), double((9.0f + 1.0f + 16.0f) / 3.0f));
+    // Zeroed data starts at zero: 5 samples in the busiest quarter.
+    const RunOutcome histogram = cpuRun(core, {"--entry", "busiest_quarter"});
+    ASSERT_EQ(histogram.exit_code, 0) << histogram.err;
+    EXPECT_NE(histogram.out.find("\nreturn 0x00000005\n"), std::string::npos) << histogram.out;
+  }
+}
+
+TEST(CpuRunExample, ReturnsMustBeIntOrFloat) {
+  const RunOutcome r =
+      cpuRun(kCores[1], {"--entry", "mean_square", "--arg", "1", "--returns", "double"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.err.find("--returns: 'double' is not one of int|float"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace hilsim::test
