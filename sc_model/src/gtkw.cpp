@@ -22,7 +22,7 @@ using SignalInfo = Tracer::SignalInfo;
 // A translate filter file naming the values of an enumerated signal.
 struct GtkwFilter {
   int index;         // GTKWave's filter number, from 1
-  std::string path;  // absolute
+  std::string path;  // where it is written (absolute); the save file names it without a directory
   std::string text;  // "value name" lines
   std::function<bool(const SignalInfo&)> applies;
 };
@@ -125,8 +125,8 @@ void writeGtkw(const Tracer& tracer, const std::string& gtkw_path, const std::st
   const std::string vcd_name = fileName(vcd_path);
 
   // Enumerations get a translate filter file beside the save file ("value name" lines matching
-  // the decimal text GTKWave shows). GTKWave opens a filter by the path in the save file, so it is
-  // absolute.
+  // the decimal text GTKWave shows), named without a directory: GTKWave resolves a relative
+  // filter path against the directory of the [savefile], so the set can be moved together.
   const std::vector<GtkwFilter> filters = gtkwFilters(signals, gtkw_path);
   auto filterOf = [&](const SignalInfo& s) -> const GtkwFilter* {
     for (const GtkwFilter& f : filters)
@@ -168,7 +168,7 @@ void writeGtkw(const Tracer& tracer, const std::string& gtkw_path, const std::st
       const SignalInfo& s = signals[i];
       const GtkwFilter* filter = filterOf(s);
       setFlags(s.width == 1 ? kBinary : filter ? kTranslated : kDecimal);
-      if (filter) out << "^" << filter->index << " " << filter->path << "\n";
+      if (filter) out << "^" << filter->index << " " << fileName(filter->path) << "\n";
       // GTKWave names a vector declared without a bit select by its name and "[msb:0]".
       out << "hilsim." << (s.scope.empty() ? "" : s.scope + ".") << s.name
           << (s.width == 1 ? "" : "[" + std::to_string(s.width - 1) + ":0]") << "\n";
