@@ -18,15 +18,16 @@ std::string duration(double seconds) {
     std::snprintf(text, sizeof text, "%llu min %02llu s", static_cast<unsigned long long>(s / 60),
                   static_cast<unsigned long long>(s % 60));
   else
-    std::snprintf(text, sizeof text, "%llu h %02llu min",
-                  static_cast<unsigned long long>(s / 3600),
+    std::snprintf(text, sizeof text, "%llu h %02llu min", static_cast<unsigned long long>(s / 3600),
                   static_cast<unsigned long long>(s % 3600 / 60));
   return text;
 }
 
 }  // namespace
 
-bool stderrIsTerminal() { return isatty(STDERR_FILENO) == 1; }
+bool stderrIsTerminal() {
+  return isatty(STDERR_FILENO) == 1;
+}
 
 ProgressLine::ProgressLine(std::ostream& out, bool enabled, std::string label, std::string unit)
     : ProgressLine(out, enabled, std::move(label), std::move(unit), Options{}) {}
@@ -40,7 +41,9 @@ ProgressLine::ProgressLine(std::ostream& out, bool enabled, std::string label, s
       options_(options),
       start_(Clock::now()) {}
 
-ProgressLine::~ProgressLine() { clear(); }
+ProgressLine::~ProgressLine() {
+  clear();
+}
 
 std::string ProgressLine::text(uint64_t done, uint64_t total,
                                std::chrono::duration<double> elapsed) const {

@@ -96,7 +96,7 @@ ElfImage ElfImage::parse(const std::vector<uint8_t>& bytes, const std::string& n
   const uint32_t flags = r.u32(36);
   constexpr uint32_t kArmAbiFloatHard = 0x400, kRiscVFloatAbi = 0x6;
   image.hard_float_abi_ = image.machine_ == ElfMachine::kArm ? (flags & kArmAbiFloatHard) != 0
-                                                              : (flags & kRiscVFloatAbi) != 0;
+                                                             : (flags & kRiscVFloatAbi) != 0;
   const uint32_t phoff = r.u32(28), shoff = r.u32(32);
   const uint16_t phentsize = r.u16(42), phnum = r.u16(44);
   const uint16_t shentsize = r.u16(46), shnum = r.u16(48);

@@ -81,20 +81,19 @@ std::vector<std::string> RunReport::budgetWarnings() const {
   std::vector<std::string> warnings;
   const uint64_t flash = memory.flashBytes();
   if (config.mcu.flash_bytes && flash > config.mcu.flash_bytes)
-    warnings.push_back("warning: the model" +
-                       std::string(memory.firmware_bytes ? " and the firmware need " : " needs ") +
-                       std::to_string(flash) + " bytes of flash, more than mcu.flash_bytes = " +
-                       std::to_string(config.mcu.flash_bytes) + " (model " +
-                       std::to_string(memory.model_bytes) +
-                       (memory.firmware_bytes
-                            ? ", firmware " + std::to_string(*memory.firmware_bytes)
-                            : std::string()) +
-                       ")");
+    warnings.push_back(
+        "warning: the model" +
+        std::string(memory.firmware_bytes ? " and the firmware need " : " needs ") +
+        std::to_string(flash) + " bytes of flash, more than mcu.flash_bytes = " +
+        std::to_string(config.mcu.flash_bytes) + " (model " + std::to_string(memory.model_bytes) +
+        (memory.firmware_bytes ? ", firmware " + std::to_string(*memory.firmware_bytes)
+                               : std::string()) +
+        ")");
   const uint64_t arena = memory.arena.totalBytes();
   if (config.mcu.sram_bytes && arena > config.mcu.sram_bytes)
-    warnings.push_back("warning: the tensor arena needs " + std::to_string(arena) +
-                       " bytes, more than mcu.sram_bytes = " +
-                       std::to_string(config.mcu.sram_bytes));
+    warnings.push_back(
+        "warning: the tensor arena needs " + std::to_string(arena) +
+        " bytes, more than mcu.sram_bytes = " + std::to_string(config.mcu.sram_bytes));
   return warnings;
 }
 

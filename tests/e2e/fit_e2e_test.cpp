@@ -40,9 +40,8 @@ class Fit : public ::testing::Test {
   }
   std::string model() const { return dir_ + "/mlp.tflite"; }
   RunOutcome run(std::vector<std::string> extra, bool quiet = false) {
-    std::vector<std::string> args = {"run",      "--model", model(), "--report",
-                                     report(),   "--csv",   csv(),   "--set",
-                                     "accel.num_cores=2"};
+    std::vector<std::string> args = {"run",   "--model", model(), "--report",         report(),
+                                     "--csv", csv(),     "--set", "accel.num_cores=2"};
     args.insert(args.end(), extra.begin(), extra.end());
     if (quiet) args.push_back("--quiet");
     return runHilsim(args, 60);
@@ -136,9 +135,9 @@ TEST_F(Fit, ReportsTheArenaFlashDeviceMemoryAndCoreSram) {
   auto column = [&header](const std::string& name) {
     return size_t(std::find(header.begin(), header.end(), name) - header.begin());
   };
-  for (const char* name : {"cycles_percent", "arena_bytes", "flash_bytes",
-                           "device_memory_peak_bytes", "core0_sram_peak_bytes",
-                           "core1_sram_peak_bytes"})
+  for (const char* name :
+       {"cycles_percent", "arena_bytes", "flash_bytes", "device_memory_peak_bytes",
+        "core0_sram_peak_bytes", "core1_sram_peak_bytes"})
     ASSERT_LT(column(name), header.size()) << name << " in " << line;
   size_t rows = 0;
   while (std::getline(lines, line)) {

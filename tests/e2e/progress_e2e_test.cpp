@@ -66,8 +66,9 @@ class Progress : public ::testing::Test {
   }
   // Reference kernels executed on the instruction-set simulator: well over a second.
   std::vector<std::string> longRun() const {
-    return {"run",      "--model",           dir_ + "/m.tflite", "--mode", "ref",
-            "--set",    "cpu.preset=cortex-m0plus", "--invocations", "200"};
+    return {"run", "--model", dir_ + "/m.tflite",         "--mode",
+            "ref", "--set",   "cpu.preset=cortex-m0plus", "--invocations",
+            "200"};
   }
   std::string dir_;
 };

@@ -21,8 +21,8 @@ const Core kCores[] = {{"cortex-m0plus", "example_m0plus", "r0"},
                        {"rv32im", "example_rv32im", "a0"}};
 
 RunOutcome cpuRun(const Core& core, std::vector<std::string> extra) {
-  std::vector<std::string> args = {"cpu-run", std::string(HILSIM_ISS_PROBE_DIR) + "/" + core.elf +
-                                                  ".elf",
+  std::vector<std::string> args = {"cpu-run",
+                                   std::string(HILSIM_ISS_PROBE_DIR) + "/" + core.elf + ".elf",
                                    "--set", std::string("cpu.preset=") + core.preset};
   args.insert(args.end(), extra.begin(), extra.end());
   return runHilsim(args, 60);

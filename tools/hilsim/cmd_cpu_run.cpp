@@ -120,10 +120,10 @@ int cpuRunCommand(int argc, char** argv, int first) {
   constexpr uint64_t kProgressInstructions = 20'000'000;
   if (stderrIsTerminal() && !quiet) cpu.setPauseInterval(kProgressInstructions);
   values.resize(max_args, 0);
-  iss::RunResult r =
-      max_args == 8 ? cpu.call(symbol.value, {values[0], values[1], values[2], values[3], values[4],
-                                              values[5], values[6], values[7]})
-                    : cpu.call(symbol.value, {values[0], values[1], values[2], values[3]});
+  iss::RunResult r = max_args == 8
+                         ? cpu.call(symbol.value, {values[0], values[1], values[2], values[3],
+                                                   values[4], values[5], values[6], values[7]})
+                         : cpu.call(symbol.value, {values[0], values[1], values[2], values[3]});
   while (r.reason == iss::StopReason::kStopRequested) {
     progress.update(cpu.instructions(), options.max_instructions);
     const uint64_t cycles = r.cycles, instructions = r.instructions;
@@ -156,7 +156,11 @@ int cpuRunCommand(int argc, char** argv, int first) {
   } else {
     std::cout << "cycles " << r.cycles << "\ninstructions " << r.instructions << "\nreturn ";
     if (returns == "float")
-      std::cout << shortestNumber(double(float_value)) << " (" << (in_s0 ? "s0" : image.machine() == iss::ElfMachine::kArm ? "r0" : "a0") << ")\n";
+      std::cout << shortestNumber(double(float_value)) << " ("
+                << (in_s0                                      ? "s0"
+                    : image.machine() == iss::ElfMachine::kArm ? "r0"
+                                                               : "a0")
+                << ")\n";
     else
       std::cout << hex(r.return_value) << "\n";
     std::printf("time_us %.3f (%s at %g MHz)\n", double(r.cycles) / config.cpu.clock_mhz,

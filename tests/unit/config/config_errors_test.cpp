@@ -102,12 +102,14 @@ TEST_F(ConfigErrors, MappingWhereAScalarIsExpectedAndViceVersa) {
 }
 
 TEST_F(ConfigErrors, TopLevelNotAMapping) {
-  EXPECT_EQ(errorOf("- 1\n- 2\n"),
-            "F:1: the top level must be a mapping of keys (include, accel, bus, memory, cpu, mcu, sim), "
-            "got a list");
-  EXPECT_EQ(errorOf("hello\n"),
-            "F:1: the top level must be a mapping of keys (include, accel, bus, memory, cpu, mcu, sim), "
-            "got 'hello'");
+  EXPECT_EQ(
+      errorOf("- 1\n- 2\n"),
+      "F:1: the top level must be a mapping of keys (include, accel, bus, memory, cpu, mcu, sim), "
+      "got a list");
+  EXPECT_EQ(
+      errorOf("hello\n"),
+      "F:1: the top level must be a mapping of keys (include, accel, bus, memory, cpu, mcu, sim), "
+      "got 'hello'");
 }
 
 TEST_F(ConfigErrors, DuplicateKeys) {

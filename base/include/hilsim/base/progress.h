@@ -24,8 +24,8 @@ class ProgressLine {
   using Clock = std::chrono::steady_clock;
 
   struct Options {
-    std::chrono::milliseconds delay{1000};     // no line for work shorter than this
-    std::chrono::milliseconds interval{200};   // least time between two redraws
+    std::chrono::milliseconds delay{1000};    // no line for work shorter than this
+    std::chrono::milliseconds interval{200};  // least time between two redraws
   };
 
   // `out` is the terminal's stream (std::cerr); nothing is written when `enabled` is false.

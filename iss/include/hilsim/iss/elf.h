@@ -39,7 +39,8 @@ class ElfImage {
   ElfMachine machine() const { return machine_; }
   uint32_t entry() const { return entry_; }
   // True when the executable passes floating-point values in floating-point registers (the Arm
-  // hard-float ABI, EF_ARM_ABI_FLOAT_HARD; a RISC-V single or double float ABI, EF_RISCV_FLOAT_ABI).
+  // hard-float ABI, EF_ARM_ABI_FLOAT_HARD; a RISC-V single or double float ABI,
+  // EF_RISCV_FLOAT_ABI).
   bool hardFloatAbi() const { return hard_float_abi_; }
   // PT_LOAD segments with a non-zero memory size, in file order.
   const std::vector<ElfSegment>& segments() const { return segments_; }

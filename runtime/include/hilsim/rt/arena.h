@@ -36,7 +36,6 @@ struct ArenaFootprint {
   }
 };
 
-ArenaPlan planArena(const std::vector<ArenaRequest>& requests,
-                    size_t alignment = kArenaAlignment);
+ArenaPlan planArena(const std::vector<ArenaRequest>& requests, size_t alignment = kArenaAlignment);
 
 }  // namespace hilsim::rt
