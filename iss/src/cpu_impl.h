@@ -10,10 +10,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <limits>
 #include <stdexcept>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "block_timing.h"
@@ -98,6 +100,8 @@ struct Cpu::Impl {
   bool stopped_by_request = false;
   bool runaway = false;
   std::string pending_fault;
+  // An exception a callback caught, rethrown once the engine has returned.
+  std::exception_ptr pending_error;
   int invalid_access_type = -1;
   uint64_t invalid_access_address = 0;
 
@@ -246,20 +250,31 @@ struct Cpu::Impl {
 
   // ---- callbacks (C entry points; exceptions must not cross Unicorn) ------------------------
 
-  static void blockHook(uc_engine*, uint64_t address, uint32_t size, void* user) {
+  // Keeps the exception being handled for run() to rethrow, and stops the engine.
+  void stopWithCurrentException() noexcept {
+    if (!pending_error) pending_error = std::current_exception();
+    stop_requested = true;
+    uc_emu_stop(uc);
+  }
+
+  static void blockHook(uc_engine*, uint64_t address, uint32_t size, void* user) noexcept {
     Impl& s = *static_cast<Impl*>(user);
     try {
       s.onBlock(uint32_t(address), size);
-    } catch (const std::exception& e) {
-      s.pending_fault = std::string("internal error in the block hook: ") + e.what();
-      uc_emu_stop(s.uc);
+    } catch (...) {
+      s.stopWithCurrentException();
     }
   }
-  static void divideHook(uc_engine*, uint64_t address, uint32_t, void* user) {
-    static_cast<Impl*>(user)->onDivide(uint32_t(address));
+  static void divideHook(uc_engine*, uint64_t address, uint32_t, void* user) noexcept {
+    Impl& s = *static_cast<Impl*>(user);
+    try {
+      s.onDivide(uint32_t(address));
+    } catch (...) {
+      s.stopWithCurrentException();
+    }
   }
   static bool invalidHook(uc_engine*, uc_mem_type type, uint64_t address, int, int64_t,
-                          void* user) {
+                          void* user) noexcept {
     Impl& s = *static_cast<Impl*>(user);
     s.invalid_access_type = int(type);
     s.invalid_access_address = address;
@@ -271,7 +286,7 @@ struct Cpu::Impl {
     return int64_t(params.flash_wait_states) - int64_t(params.sram_wait_states);
   }
 
-  static uint64_t countedRead(uc_engine*, uint64_t offset, unsigned size, void* user) {
+  static uint64_t countedRead(uc_engine*, uint64_t offset, unsigned size, void* user) noexcept {
     CountedRegion& r = *static_cast<CountedRegion*>(user);
     r.impl->cycles += uint64_t(r.impl->countedReadCycles());
     uint64_t v = 0;
@@ -279,25 +294,31 @@ struct Cpu::Impl {
       v |= uint64_t(r.data.get()[offset + i]) << (8 * i);
     return v;
   }
-  static void countedWrite(uc_engine*, uint64_t offset, unsigned, uint64_t, void* user) {
+  static void countedWrite(uc_engine*, uint64_t offset, unsigned, uint64_t, void* user) noexcept {
     CountedRegion& r = *static_cast<CountedRegion*>(user);
-    r.impl->fail("write to read-only model flash at " + hex(r.base + offset));
+    try {
+      r.impl->fail("write to read-only model flash at " + hex(r.base + offset));
+    } catch (...) {
+      r.impl->stopWithCurrentException();
+    }
   }
-  static uint64_t mmioRead(uc_engine*, uint64_t offset, unsigned size, void* user) {
+  // A handler's exception stops the engine and leaves call() or resume() once it has returned.
+  static uint64_t mmioRead(uc_engine*, uint64_t offset, unsigned size, void* user) noexcept {
     MmioBinding& m = *static_cast<MmioBinding*>(user);
     try {
       return m.handler->read(uint32_t(offset), size);
-    } catch (const std::exception& e) {
-      m.impl->fail("MMIO read at " + hex(m.base + offset) + " failed: " + e.what());
+    } catch (...) {
+      m.impl->stopWithCurrentException();
       return 0;
     }
   }
-  static void mmioWrite(uc_engine*, uint64_t offset, unsigned size, uint64_t value, void* user) {
+  static void mmioWrite(uc_engine*, uint64_t offset, unsigned size, uint64_t value,
+                        void* user) noexcept {
     MmioBinding& m = *static_cast<MmioBinding*>(user);
     try {
       m.handler->write(uint32_t(offset), size, value);
-    } catch (const std::exception& e) {
-      m.impl->fail("MMIO write at " + hex(m.base + offset) + " failed: " + e.what());
+    } catch (...) {
+      m.impl->stopWithCurrentException();
     }
   }
 
@@ -426,6 +447,7 @@ struct Cpu::Impl {
     prev = frame.prev;
     stop_requested = stopped_by_request = runaway = false;
     pending_fault.clear();
+    pending_error = nullptr;
     invalid_access_type = -1;
     running = true;
     uc_err err;
@@ -434,6 +456,10 @@ struct Cpu::Impl {
       err = uc_emu_start(uc, start_pc | (info.thumb ? 1u : 0u), kReturnSentinel, 0, 0);
     }
     running = false;
+    if (pending_error) {
+      abandonAllCalls();
+      std::rethrow_exception(std::exchange(pending_error, nullptr));
+    }
     const uint32_t pc_now = pc();
 
     RunResult r;

@@ -11,8 +11,9 @@ namespace hilsim::iss {
 
 class FastPaths {
  public:
-  // Whether src/unicorn_fast_paths.cpp takes its shortcuts: under Unicorn 2.0, whose code it
-  // matches. Under any other version its definitions forward to the library's own.
+  // Whether src/unicorn_fast_paths.cpp takes its shortcuts: when its overrides were built (the
+  // build found the Unicorn release they match) and that release is the one loaded. Says which
+  // once, at debug level, on the "iss" logger.
   static bool enabled();
 
   // The fast paths of the Cpu whose engine runs on this thread, or null (also when not enabled).
@@ -30,7 +31,9 @@ class FastPaths {
     FastPaths* outer_;
   };
 
-  FastPaths(bool riscv, uint64_t& cycles) : riscv_(riscv), cycles_(cycles) {}
+  // Looks up the library functions the engine overrides forward to (throws ConfigError when the
+  // library lacks one), before the engine exists.
+  FastPaths(bool riscv, uint64_t& cycles);
 
   // Model flash whose every guest load costs `extra_cycles` beyond the block's SRAM access.
   void addCounted(uint32_t base, uint64_t bytes, const uint8_t* data, int64_t extra_cycles);
