@@ -116,6 +116,25 @@ struct Cpu::Impl {
     params.core = o.core;
     params.flash_wait_states = o.flash_wait_states;
     params.sram_wait_states = o.sram_wait_states;
+    paths.setUnalignedRule(unalignedRule(o.core));
+  }
+
+  // What an unaligned halfword or word access does on `core` (iss/README.md).
+  static FastPaths::UnalignedRule unalignedRule(Core core) {
+    FastPaths::UnalignedRule rule;
+    switch (core) {
+      case Core::kCortexM0Plus:  // Armv6-M: always a HardFault
+      case Core::kRv32im:        // the E31 traps (load/store address misaligned)
+        rule.faults = true;
+        break;
+      case Core::kCortexM4F:  // Cortex-M4 TRM, load/store timings: split into aligned parts
+      case Core::kCortexM33:  // timed as the Cortex-M4
+        rule.word_extra_cycles[1] = rule.word_extra_cycles[3] = 2;  // byte, halfword, byte
+        rule.word_extra_cycles[2] = 1;                              // two halfwords
+        rule.halfword_extra_cycles[1] = 1;                          // two bytes
+        break;
+    }
+    return rule;
   }
 
   ~Impl() {
@@ -401,6 +420,25 @@ struct Cpu::Impl {
     return r;
   }
 
+  // An unaligned access the core does not make: the engine stopped with the core's exception.
+  RunResult unalignedFaultResult(uint32_t pc_now) const {
+    const FastPaths::UnalignedFault& f = paths.unalignedFault();
+    RunResult r;
+    r.reason = StopReason::kFault;
+    // The access is found among its block's by its address; the RISC-V engine stops past it.
+    r.pc = prev != nullptr ? faultingInstruction(prev->start, f.address)
+           : riscv         ? pc_now - 4
+                           : pc_now;
+    const std::string access = std::string(f.bytes == 4 ? "word" : "halfword") +
+                               (f.store ? " store to " : " load from ") + hex(f.address);
+    if (riscv)
+      r.fault = std::string(f.store ? "store" : "load") + " address misaligned trap (mcause " +
+                (f.store ? "6" : "4") + "): " + access;
+    else
+      r.fault = "HardFault: unaligned " + access + " (Armv6-M has no unaligned accesses)";
+    return r;
+  }
+
   bool stoppedAtWfi(uint32_t pc_now) const {
     if (riscv) {
       uint32_t word = 0;
@@ -448,6 +486,7 @@ struct Cpu::Impl {
     stop_requested = stopped_by_request = runaway = false;
     pending_fault.clear();
     pending_error = nullptr;
+    paths.clearUnalignedFault();
     invalid_access_type = -1;
     running = true;
     uc_err err;
@@ -467,6 +506,8 @@ struct Cpu::Impl {
       r.reason = StopReason::kFault;
       r.pc = pc_now;
       r.fault = pending_fault;
+    } else if (paths.unalignedFault().raised) {
+      r = unalignedFaultResult(pc_now);
     } else if (err != UC_ERR_OK) {
       r = faultResult(err, pc_now);
     } else if (runaway) {

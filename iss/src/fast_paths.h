@@ -4,6 +4,7 @@
 // for translated code. Private to the library.
 
 #include <cstdint>
+#include <string>
 #include <unordered_set>
 #include <vector>
 
@@ -67,6 +68,36 @@ class FastPaths {
     return false;
   }
 
+  // Unaligned halfword and word accesses. On a core without them (Armv6-M, and RV32I without
+  // misaligned support in hardware: the E31 traps) the engine raises the core's exception and
+  // unalignedFault() describes the access. On a core with them, each costs `extra_cycles` for
+  // its alignment: [address % 4] for a word, [address % 2] for a halfword (Cortex-M4 TRM).
+  struct UnalignedRule {
+    bool faults = false;
+    uint8_t word_extra_cycles[4] = {};
+    uint8_t halfword_extra_cycles[2] = {};
+  };
+  void setUnalignedRule(const UnalignedRule& rule) { unaligned_ = rule; }
+  // The memory operation the engine should generate for a guest access (QEMU 5.0's MemOp): a
+  // halfword or word access the guest may make at any address demands its natural alignment, so
+  // that only unaligned ones leave the generated code, for unalignedAccess() to see. Accesses
+  // that already demand an alignment, and byte accesses, are kept.
+  uint32_t markAlignment(uint32_t memop) const;
+  // An access that left the generated code; `oi` is its operation and MMU index (TCGMemOpIdx).
+  // Returns the `oi` to carry on with: on a core that allows it, a marked unaligned access is
+  // charged and goes on without the alignment demand; on one that does not, it is recorded and
+  // keeps the demand, so that the engine raises the core's exception.
+  uint32_t unalignedAccess(uint32_t address, uint32_t oi, unsigned bytes, bool store) noexcept;
+  // The access that faulted in the current run, if any; forgotten by clearUnalignedFault().
+  struct UnalignedFault {
+    bool raised = false;
+    uint32_t address = 0;
+    unsigned bytes = 0;
+    bool store = false;
+  };
+  const UnalignedFault& unalignedFault() const { return fault_; }
+  void clearUnalignedFault() { fault_ = {}; }
+
   // The engine filled its TLB for the page at `address`: stores to writable RAM holding no
   // translated code go straight to memory from now on.
   void afterTlbFill(void* engine_cpu, uint32_t address);
@@ -95,6 +126,8 @@ class FastPaths {
   std::vector<std::pair<uint32_t, uint64_t>> writable_;  // base, bytes
   std::unordered_set<uint32_t> code_pages_;              // writable pages that held code
   void* engine_cpu_ = nullptr;                           // the engine's CPUState
+  UnalignedRule unaligned_;
+  UnalignedFault fault_;
   static thread_local uint64_t served_loads_;
 };
 

@@ -53,6 +53,28 @@ using TlbSetDirty = void (*)(void* cpu, uint32_t vaddr);
 using LoadHelper = uint64_t (*)(void* env, uint32_t addr, uint32_t oi, uintptr_t retaddr);
 using SetPage = void (*)(void* cpu, uint32_t vaddr, uint64_t paddr, MemTxAttrs attrs, int prot,
                          int mmu_idx, uint32_t size);
+using StoreHalfword = void (*)(void* env, uint32_t addr, uint16_t val, uint32_t oi,
+                               uintptr_t retaddr);
+using StoreWord = void (*)(void* env, uint32_t addr, uint32_t val, uint32_t oi, uintptr_t retaddr);
+// The code generator's guest load and store of up to 32 bits (tcg_gen_qemu_ld_i32 and
+// tcg_gen_qemu_st_i32: context, value, address, MMU index, MemOp).
+using GenerateAccess = void (*)(void* tcg_ctx, void* val, void* addr, uintptr_t idx,
+                                uint32_t memop);
+
+// QEMU 5.0's MemOp: the access size in bits 0-1 (1 = halfword, 2 = word), the alignment it
+// demands in bits 4-6 (0 none, n: 2^n bytes, 7 its own size). TCGMemOpIdx holds it above the 4
+// bits of the MMU index.
+constexpr uint32_t kMemOpSize = 3;
+constexpr uint32_t kMemOpAlignShift = 4;
+constexpr uint32_t kMemOpAlignMask = 7u << kMemOpAlignShift;
+constexpr uint32_t kMemOpIdxShift = 4;
+
+// A halfword or word access whose alignment demand is its own size written out (2^1 or 2^2, as
+// markAlignment writes it; the targets' own demands use 7).
+bool markedAlignment(uint32_t memop) {
+  const uint32_t size = memop & kMemOpSize;
+  return (size == 1 || size == 2) && (memop & kMemOpAlignMask) >> kMemOpAlignShift == size;
+}
 
 // The library's own functions the definitions below call, per target library (Arm, RISC-V),
 // looked up before the engine first runs: inside the engine nothing may throw.
@@ -61,7 +83,10 @@ struct EngineFunctions {
   TlbSetDirty tlb_set_dirty;
 #if HILSIM_UNICORN_OVERRIDES
   LoadHelper ldub, lduw, ldul;
+  StoreHalfword stw;
+  StoreWord stl;
   SetPage set_page;
+  GenerateAccess generate_load, generate_store;
 #endif
 };
 EngineFunctions engine_arm{}, engine_riscv32{};
@@ -74,7 +99,11 @@ EngineFunctions lookUp(const std::string& target) {
   f.ldub = unicornFunction<LoadHelper>(("helper_ret_ldub_mmu_" + target).c_str());
   f.lduw = unicornFunction<LoadHelper>(("helper_le_lduw_mmu_" + target).c_str());
   f.ldul = unicornFunction<LoadHelper>(("helper_le_ldul_mmu_" + target).c_str());
+  f.stw = unicornFunction<StoreHalfword>(("helper_le_stw_mmu_" + target).c_str());
+  f.stl = unicornFunction<StoreWord>(("helper_le_stl_mmu_" + target).c_str());
   f.set_page = unicornFunction<SetPage>(("tlb_set_page_with_attrs_" + target).c_str());
+  f.generate_load = unicornFunction<GenerateAccess>(("tcg_gen_qemu_ld_i32_" + target).c_str());
+  f.generate_store = unicornFunction<GenerateAccess>(("tcg_gen_qemu_st_i32_" + target).c_str());
   return f;
 }
 
@@ -198,6 +227,26 @@ uint64_t FastPaths::directStorePages() {
   return direct_store_pages;
 }
 
+uint32_t FastPaths::markAlignment(uint32_t memop) const {
+  const uint32_t size = memop & kMemOpSize;
+  const bool costs = unaligned_.faults || unaligned_.word_extra_cycles[1] != 0 ||
+                     unaligned_.halfword_extra_cycles[1] != 0;
+  if (!costs || (size != 1 && size != 2) || (memop & kMemOpAlignMask) != 0) return memop;
+  return memop | size << kMemOpAlignShift;
+}
+
+uint32_t FastPaths::unalignedAccess(uint32_t address, uint32_t oi, unsigned bytes,
+                                    bool store) noexcept {
+  if (address % bytes == 0 || !markedAlignment(oi >> kMemOpIdxShift)) return oi;
+  if (unaligned_.faults) {
+    if (!fault_.raised) fault_ = {true, address, bytes, store};
+    return oi;
+  }
+  cycles_ += bytes == 4 ? unaligned_.word_extra_cycles[address % 4]
+                        : unaligned_.halfword_extra_cycles[address % 2];
+  return oi & ~(kMemOpAlignMask << kMemOpIdxShift);
+}
+
 }  // namespace hilsim::iss
 
 #if HILSIM_UNICORN_OVERRIDES
@@ -225,16 +274,40 @@ bool aligned(uint32_t addr, uint32_t oi, unsigned bytes) {
                                                    uintptr_t retaddr) noexcept {          \
     using namespace hilsim::iss;                                                          \
     uint64_t value;                                                                       \
-    if (FastPaths* p = FastPaths::running();                                              \
-        p != nullptr && aligned(addr, oi, bytes) && p->countedLoad(addr, bytes, value))   \
-      return value;                                                                       \
+    if (FastPaths* p = FastPaths::running()) {                                            \
+      if (bytes > 1) oi = p->unalignedAccess(addr, oi, bytes, false);                     \
+      if (aligned(addr, oi, bytes) && p->countedLoad(addr, bytes, value)) return value;   \
+    }                                                                                     \
     return engine_##target.name(env, addr, oi, retaddr);                                  \
+  }
+
+// One store helper: unaligned halfword and word stores.
+#define HILSIM_STORE_HELPER(name, target, type, bytes)                                       \
+  void helper_le_##name##_mmu_##target(void* env, uint32_t addr, type val, uint32_t oi,      \
+                                       uintptr_t retaddr) noexcept {                         \
+    using namespace hilsim::iss;                                                             \
+    if (FastPaths* p = FastPaths::running()) oi = p->unalignedAccess(addr, oi, bytes, true); \
+    engine_##target.name(env, addr, val, oi, retaddr);                                       \
+  }
+
+// The code generator's guest accesses of up to 32 bits, with the alignment the running core
+// needs to see (FastPaths::markAlignment).
+#define HILSIM_GENERATE_ACCESS(kind, name, target)                                             \
+  void tcg_gen_qemu_##kind##_i32_##target(void* tcg_ctx, void* val, void* addr, uintptr_t idx, \
+                                          uint32_t memop) noexcept {                           \
+    using namespace hilsim::iss;                                                               \
+    if (FastPaths* p = FastPaths::running()) memop = p->markAlignment(memop);                  \
+    engine_##target.name(tcg_ctx, val, addr, idx, memop);                                      \
   }
 
 #define HILSIM_FAST_PATHS(target)                                                  \
   HILSIM_LOAD_HELPER(ret, ldub, target, 1)                                         \
   HILSIM_LOAD_HELPER(le, lduw, target, 2)                                          \
   HILSIM_LOAD_HELPER(le, ldul, target, 4)                                          \
+  HILSIM_STORE_HELPER(stw, target, uint16_t, 2)                                    \
+  HILSIM_STORE_HELPER(stl, target, uint32_t, 4)                                    \
+  HILSIM_GENERATE_ACCESS(ld, generate_load, target)                                \
+  HILSIM_GENERATE_ACCESS(st, generate_store, target)                               \
   void tlb_set_page_with_attrs_##target(void* cpu, uint32_t vaddr, uint64_t paddr, \
                                         MemTxAttrs attrs, int prot, int mmu_idx,   \
                                         uint32_t size) noexcept {                  \
