@@ -80,7 +80,6 @@ struct Cpu::Impl {
 
   CpuOptions options;
   const CoreInfo& info;
-  TimingParams params;
   bool riscv;
   uc_engine* uc = nullptr;
   std::unique_ptr<ThumbTiming> thumb;
@@ -113,9 +112,6 @@ struct Cpu::Impl {
 
   explicit Impl(const CpuOptions& o)
       : options(o), info(coreInfo(o.core)), riscv(o.core == Core::kRv32im), paths(riscv, cycles) {
-    params.core = o.core;
-    params.flash_wait_states = o.flash_wait_states;
-    params.sram_wait_states = o.sram_wait_states;
     paths.setUnalignedRule(unalignedRule(o.core));
   }
 
@@ -194,7 +190,7 @@ struct Cpu::Impl {
     std::vector<DivideSite> sites;
     const DivideHooked hooked = [this](uint32_t a) { return hooked_divides.count(a) != 0; };
     auto b = std::make_unique<BlockTiming>(
-        riscv ? analyzeRiscV(params, address, code.data(), size, hooked, sites)
+        riscv ? analyzeRiscV(options, address, code.data(), size, hooked, sites)
               : thumb->analyze(address, code.data(), size, hooked, sites));
     for (const DivideSite& s : sites) divides[s.address] = s;
     paths.noteCode(address, size);
@@ -302,7 +298,7 @@ struct Cpu::Impl {
   // What a read of the model flash costs beyond the SRAM access its block charged: the flash
   // wait states instead of the SRAM ones.
   int64_t countedReadCycles() const {
-    return int64_t(params.flash_wait_states) - int64_t(params.sram_wait_states);
+    return int64_t(options.flash_wait_states) - int64_t(options.sram_wait_states);
   }
 
   static uint64_t countedRead(uc_engine*, uint64_t offset, unsigned size, void* user) noexcept {

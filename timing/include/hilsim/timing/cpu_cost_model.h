@@ -129,15 +129,6 @@ CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library);
 // Clock of the preset's typical part, in MHz.
 double cpuPresetClockMhz(const std::string& preset);
 
-// What the instruction-set simulator knows of a preset: whether it has the core's timing table
-// (iss/README.md), and the wait states of the typical part's memories at the preset's clock.
-struct CpuPresetMemory {
-  bool has_iss = false;
-  uint32_t flash_wait_states = 0;
-  uint32_t sram_wait_states = 0;
-};
-CpuPresetMemory cpuPresetMemory(const std::string& preset);
-
 // The work an operator invocation does, filled in by the kernel's prepare.
 struct OpWork {
   uint64_t macs = 0;             // SVDF: both products
