@@ -6,6 +6,7 @@
 #include "args.h"
 #include "commands.h"
 #include "hilsim/base/json.h"
+#include "hilsim/base/log.h"
 #include "hilsim/base/progress.h"
 #include "hilsim/config/loader.h"
 #include "hilsim/errors.h"
@@ -83,6 +84,7 @@ int cpuRunCommand(int argc, char** argv, int first) {
   std::vector<config::Override> overrides;
   for (const std::string& s : sets) overrides.push_back({s});
   const config::HardwareConfig config = config::loadConfig(config_path.value_or(""), overrides);
+  log::setLevel(config.sim.log_level);
   if (!iss::coreForPreset(config.cpu.preset))
     throw UsageError("cpu-run: cpu.preset '" + config.cpu.preset +
                      "' has no instruction-set simulator (presets with one: " +
