@@ -99,5 +99,30 @@ TEST_F(Progress, NoLineWhenStderrIsNotATerminalOrQuiet) {
   EXPECT_EQ(r.text.find("run: "), std::string::npos) << r.text;
 }
 
+// cpu-run pauses the call to draw the line; the figures are those of an uninterrupted call.
+TEST(CpuRunProgress, ALongCallShowsTheLineAndTheSameCycles) {
+  const std::string elf = std::string(HILSIM_BINARY_DIR) + "/tests/iss/probes_m4.elf";
+  if (readFile(elf).empty()) GTEST_FAIL() << "missing " << elf << " (build hilsim_iss_probes)";
+  const std::vector<std::string> args = {
+      "cpu-run", elf,         "--entry", "count_down",
+      "--arg",   "500000000", "--set",   "cpu.preset=cortex-m4f"};
+  const TerminalRun terminal = runOnTerminal(args);
+  ASSERT_EQ(terminal.exit_code, 0) << terminal.text;
+  EXPECT_NE(terminal.text.find("\rcpu-run: "), std::string::npos) << terminal.text;
+  EXPECT_NE(terminal.text.find("/10000000000 instructions ("), std::string::npos) << terminal.text;
+  const RunOutcome piped = runHilsim(args);
+  ASSERT_EQ(piped.exit_code, 0) << piped.err;
+  EXPECT_EQ(piped.err, "");
+  const size_t at = piped.out.find("cycles ");
+  ASSERT_NE(at, std::string::npos) << piped.out;
+  const std::string figures = piped.out.substr(at, piped.out.find("\nreturn") - at);
+  EXPECT_NE(terminal.text.find(figures.substr(0, figures.find('\n'))), std::string::npos)
+      << figures << "\n"
+      << terminal.text;
+  EXPECT_NE(terminal.text.find(figures.substr(figures.find('\n') + 1)), std::string::npos)
+      << figures << "\n"
+      << terminal.text;
+}
+
 }  // namespace
 }  // namespace hilsim::test
