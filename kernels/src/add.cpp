@@ -7,9 +7,10 @@ namespace {
 
 // TFLite Micro's AddFunc: both inputs centred and shifted left, scaled onto the common scale and
 // summed; the sum scaled to the output, offset and clamped. The rescalings are all by factors below
-// one (MultiplyByQuantizedMultiplierSmallerThanOneExp, inline).
+// one (MultiplyByQuantizedMultiplierSmallerThanOneExp, inline). Inlined into the loop, as TFLite
+// Micro's element function is once its loop template is instantiated.
 template <typename T>
-inline T addElement(T x, T y, const QuantizedAddParams& p) {
+[[gnu::always_inline]] inline T addElement(T x, T y, const QuantizedAddParams& p) {
   const uint32_t input1_val = static_cast<uint32_t>(wrapAdd(p.input1_offset, x));
   const uint32_t input2_val = static_cast<uint32_t>(wrapAdd(p.input2_offset, y));
   const auto shifted_input1_val = static_cast<int32_t>(input1_val << p.left_shift);
