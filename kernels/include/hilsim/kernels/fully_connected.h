@@ -17,7 +17,9 @@ struct FullyConnectedInt8Params {
   int32_t input_offset = 0;   // minus the input zero point
   int32_t output_offset = 0;  // the output zero point
   int32_t filter_offset = 0;  // minus the filter zero point (0 for int8 filters)
-  int32_t per_channel = 0;    // 1: one scale per output feature, 0: one per tensor
+  // 1: per-output multipliers and shifts; 0: one scale per tensor, every entry equal (the
+  // kernel reads the first).
+  int32_t per_channel = 1;
   int32_t act_min = -128;
   int32_t act_max = 127;
   const int32_t* multipliers = nullptr;  // n
