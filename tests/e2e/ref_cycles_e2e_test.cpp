@@ -61,7 +61,30 @@ OpCycles cyclesByOp(const JsonDoc& report) {
 // (the table's "summary by op type") when a kernel's structure changes on purpose.
 const std::map<std::string, OpCycles>& expectedCycles() {
   static const std::map<std::string, OpCycles> table = {
-      // TABLE
+      {"cortex-m0plus",
+       {{"CONV_2D", 109'922'693},
+        {"DEPTHWISE_CONV_2D", 85'825'330},
+        {"AVERAGE_POOL_2D", 65'862},
+        {"SOFTMAX", 5'548},
+        {"RESHAPE", 138}}},
+      {"cortex-m4f",
+       {{"CONV_2D", 77'166'234},
+        {"DEPTHWISE_CONV_2D", 56'058'496},
+        {"AVERAGE_POOL_2D", 39'055},
+        {"SOFTMAX", 1'675},
+        {"RESHAPE", 78}}},
+      {"cortex-m33",
+       {{"CONV_2D", 77'540'955},
+        {"DEPTHWISE_CONV_2D", 57'126'446},
+        {"AVERAGE_POOL_2D", 37'359},
+        {"SOFTMAX", 1'700},
+        {"RESHAPE", 80}}},
+      {"rv32im",
+       {{"CONV_2D", 86'139'331},
+        {"DEPTHWISE_CONV_2D", 34'140'766},
+        {"AVERAGE_POOL_2D", 27'465},
+        {"SOFTMAX", 2'012},
+        {"RESHAPE", 103}}},
   };
   return table;
 }
