@@ -18,6 +18,7 @@ set(HILSIM_KERNEL_SOURCES
   src/mul.cpp
   src/pad.cpp
   src/pooling.cpp
+  src/quant_math.cpp
   src/quantize.cpp
   src/reduce.cpp
   src/softmax.cpp

@@ -293,6 +293,9 @@ std::vector<KeySpec> buildTable() {
                         named({WeightMemory::kFlash, WeightMemory::kSram, WeightMemory::kExternal}),
                         "Where layer weights live; sets cpu.coefficients.weight_memory_factor to "
                         "1.0, 0.6 or 2.5."));
+  t.push_back(choiceKey(HILSIM_FIELD(cpu.firmware_opt), named({FirmwareOpt::kO2, FirmwareOpt::kOs}),
+                        "Optimization level of the firmware image the ISS runs (cpu.model iss): "
+                        "-O2 as TensorFlow Lite Micro's Makefile builds its kernels, or -Os."));
   t.push_back(intKey(HILSIM_FIELD(cpu.driver_job_cycles), kCpuCycles, IntRule{{{0, 10'000'000}}},
                      "Driver software cost of one accelerator job."));
   t.push_back(intKey(HILSIM_FIELD(cpu.driver_reg_cycles), kCpuCycles, kUpTo100k,

@@ -38,6 +38,16 @@ const char* toString(WeightMemory v) {
   return "?";
 }
 
+const char* toString(FirmwareOpt v) {
+  switch (v) {
+    case FirmwareOpt::kO2:
+      return "O2";
+    case FirmwareOpt::kOs:
+      return "Os";
+  }
+  return "?";
+}
+
 const char* toString(Fault v) {
   switch (v) {
     case Fault::kNone:

@@ -88,6 +88,7 @@ struct RawCpu {
   RawFloat clock_mhz;
   RawInt flash_wait_states, sram_wait_states;
   RawString weight_memory;
+  RawString firmware_opt;
   RawInt driver_job_cycles, driver_reg_cycles, irq_handler_cycles;
   RawCoefficients coefficients;
 };

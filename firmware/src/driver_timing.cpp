@@ -59,15 +59,18 @@ DriverPathCycles measureDriverPath(const config::HardwareConfig& config) {
   // initializes.
   struct Key {
     std::string preset;
+    config::FirmwareOpt firmware_opt;
     iss::CpuOptions cpu;
     uint32_t num_cores;
     bool operator==(const Key& o) const {
-      return preset == o.preset && cpu == o.cpu && num_cores == o.num_cores;
+      return preset == o.preset && firmware_opt == o.firmware_opt && cpu == o.cpu &&
+             num_cores == o.num_cores;
     }
   };
   static std::mutex mutex;
   static std::vector<std::pair<Key, DriverPathCycles>> known;
-  const Key key{config.cpu.preset, hostCpuOptions(config.cpu), config.accel.num_cores};
+  const Key key{config.cpu.preset, config.cpu.firmware_opt, hostCpuOptions(config.cpu),
+                config.accel.num_cores};
   std::lock_guard<std::mutex> lock(mutex);
   for (const auto& [k, cycles] : known)
     if (k == key) return cycles;
@@ -91,6 +94,7 @@ rt::plan::CpuAssumptions plannerCpu(const config::HardwareConfig& config,
   cpu.preset = config.cpu.preset;
   cpu.kernels = config::toString(config.cpu.kernels);
   cpu.model = config::toString(config.cpu.model);
+  cpu.firmware_opt = config::toString(config.cpu.firmware_opt);
   cpu.clock_mhz = config.cpu.clock_mhz;
   cpu.driver_job_cycles = planner_timing.host.driver_job_cycles;
   cpu.driver_reg_cycles = planner_timing.host.driver_reg_cycles;

@@ -1,55 +1,73 @@
 #include "hilsim/kernels/conv.h"
 
-#include <cstddef>
+#include <algorithm>
 
 namespace hilsim::kernels {
-namespace {
 
-// sum_i w[i] * (x[i] + offset) over n contiguous elements, wrapping modulo 2^32 like TFLite
-// Micro's int32 accumulator.
-inline uint32_t offsetDot(const int8_t* w, const int8_t* x, int32_t offset, int32_t n) {
-  uint32_t acc = 0;
-  for (int32_t i = 0; i < n; ++i)
-    acc += static_cast<uint32_t>(int32_t{w[i]} * (int32_t{x[i]} + offset));
-  return acc;
-}
-
-}  // namespace
-
-// TFLite Micro's loop structure: per output value, every filter tap is checked against the input
-// and the taps inside it add their input channels' products in a register.
+// TFLite Micro's ConvPerChannel loop nest and per-element work: per output value, every filter
+// tap is checked against all four edges of the input, and every input channel of a tap inside it
+// reads its input and filter values at offsets computed from the tensors' shapes; the sum is
+// requantized by an out-of-line call and stored at the output's computed offset. The sum wraps
+// modulo 2^32 like TFLite Micro's int32 accumulator.
 void convInt8(const ConvParams& p, const int8_t* input, const int8_t* filter, int8_t* output) {
-  // Local copies: stores through the int8 output may alias anything read through `p`.
-  const WindowGeometry g = p.geo;
-  const ChannelRequant quant = p.quant;
-  const int32_t filter_in_c = p.filter_in_c;
-  const int32_t filters_per_group = p.filters_per_group;
-  const int32_t offset = quant.input_offset;
-  const size_t filter_size = size_t(g.filter_h) * size_t(g.filter_w) * size_t(filter_in_c);
+  const WindowGeometry& g = p.geo;
+  const int32_t input_offset = p.quant.input_offset;
+  const int32_t stride_width = g.stride_w;
+  const int32_t stride_height = g.stride_h;
+  const int32_t dilation_width = g.dilation_w;
+  const int32_t dilation_height = g.dilation_h;
+  const int32_t pad_width = g.pad_w;
+  const int32_t pad_height = g.pad_h;
+  const int32_t output_offset = p.quant.output_zero_point;
+  const int32_t act_min = p.quant.act_min;
+  const int32_t act_max = p.quant.act_max;
+  const int32_t* bias = p.quant.bias;
+  const int32_t* multipliers = p.quant.multipliers;
+  const int32_t* shifts = p.quant.shifts;
 
-  for (int32_t b = 0; b < g.batches; ++b) {
-    const int8_t* image = input + size_t(b) * size_t(g.in_h) * size_t(g.in_w) * size_t(g.in_c);
-    for (int32_t out_y = 0; out_y < g.out_h; ++out_y) {
-      const int32_t y0 = out_y * g.stride_h - g.pad_h;
-      for (int32_t out_x = 0; out_x < g.out_w; ++out_x) {
-        const int32_t x0 = out_x * g.stride_w - g.pad_w;
-        for (int32_t oc = 0; oc < g.out_c; ++oc) {
-          const int32_t channel_base = (oc / filters_per_group) * filter_in_c;
-          const int8_t* w = filter + size_t(oc) * filter_size;
-          uint32_t sum = 0;
-          for (int32_t fy = 0; fy < g.filter_h; ++fy) {
-            const int32_t in_y = y0 + fy * g.dilation_h;
-            for (int32_t fx = 0; fx < g.filter_w; ++fx) {
-              const int32_t in_x = x0 + fx * g.dilation_w;
-              if (in_x < 0 || in_x >= g.in_w || in_y < 0 || in_y >= g.in_h) continue;
-              sum += offsetDot(
-                  w + (size_t(fy) * size_t(g.filter_w) + size_t(fx)) * size_t(filter_in_c),
-                  image + (size_t(in_y) * size_t(g.in_w) + size_t(in_x)) * size_t(g.in_c) +
-                      size_t(channel_base),
-                  offset, filter_in_c);
+  const Shape4 input_shape{{g.batches, g.in_h, g.in_w, g.in_c}};
+  const Shape4 filter_shape{{g.out_c, g.filter_h, g.filter_w, p.filter_in_c}};
+  const Shape4 output_shape{{g.batches, g.out_h, g.out_w, g.out_c}};
+  const int32_t batches = g.batches;
+  const int32_t output_depth = g.out_c;
+  const int32_t input_height = g.in_h, input_width = g.in_w;
+  const int32_t filter_height = g.filter_h, filter_width = g.filter_w;
+  const int32_t filter_input_depth = p.filter_in_c;
+  const int32_t filters_per_group = p.filters_per_group;
+  const int32_t output_height = g.out_h, output_width = g.out_w;
+
+  for (int32_t batch = 0; batch < batches; ++batch) {
+    for (int32_t out_y = 0; out_y < output_height; ++out_y) {
+      const int32_t in_y_origin = out_y * stride_height - pad_height;
+      for (int32_t out_x = 0; out_x < output_width; ++out_x) {
+        const int32_t in_x_origin = out_x * stride_width - pad_width;
+        for (int32_t out_channel = 0; out_channel < output_depth; ++out_channel) {
+          const int32_t group = out_channel / filters_per_group;
+          uint32_t acc = 0;
+          for (int32_t filter_y = 0; filter_y < filter_height; ++filter_y) {
+            const int32_t in_y = in_y_origin + dilation_height * filter_y;
+            for (int32_t filter_x = 0; filter_x < filter_width; ++filter_x) {
+              const int32_t in_x = in_x_origin + dilation_width * filter_x;
+              const bool inside =
+                  in_x >= 0 && in_x < input_width && in_y >= 0 && in_y < input_height;
+              if (!inside) continue;
+              for (int32_t in_channel = 0; in_channel < filter_input_depth; ++in_channel) {
+                const int32_t input_val = input[offset4(input_shape, batch, in_y, in_x,
+                                                        in_channel + group * filter_input_depth)];
+                const int32_t filter_val =
+                    filter[offset4(filter_shape, out_channel, filter_y, filter_x, in_channel)];
+                acc += static_cast<uint32_t>(filter_val * (input_val + input_offset));
+              }
             }
           }
-          *output++ = quant.output(wrapAdd(static_cast<int32_t>(sum), quant.bias[oc]), oc);
+          if (bias) acc += static_cast<uint32_t>(bias[out_channel]);
+          int32_t value = multiplyByQuantizedMultiplierCall(
+              static_cast<int32_t>(acc), multipliers[out_channel], shifts[out_channel]);
+          value = wrapAdd(value, output_offset);
+          value = std::max(value, act_min);
+          value = std::min(value, act_max);
+          output[offset4(output_shape, batch, out_y, out_x, out_channel)] =
+              static_cast<int8_t>(value);
         }
       }
     }

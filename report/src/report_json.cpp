@@ -164,6 +164,10 @@ Json simulationJson(const RunReport& report) {
   simulation["invocations"] = report.invocations;
   simulation["memory"] = memoryJson(report);
   simulation["cpu_model"] = config::toString(report.config.cpu.model);
+  // The firmware image's optimization level (cpu.firmware_opt); null without the ISS.
+  simulation["firmware_opt"] = report.config.cpu.model == config::CpuModel::kIss
+                                   ? Json(config::toString(report.config.cpu.firmware_opt))
+                                   : Json(nullptr);
   simulation["iss_instructions"] = orNull(report.iss_instructions);
   if (const std::optional<CompareSummary> compare = report.compareSummary())
     simulation["compare"] = {{"layers", compare->layers},

@@ -272,6 +272,8 @@ void runFullyConnectedReference(InvokeContext& ctx, const FullyConnectedParams& 
   q.n = n;
   q.input_offset = -p.input_zero_point;
   q.output_offset = p.output_zero_point;
+  q.filter_offset = 0;  // the filter zero point, checked to be 0 by prepare
+  q.per_channel = p.per_channel ? 1 : 0;
   q.act_min = p.act_min;
   q.act_max = p.act_max;
   q.multipliers = p.persistent_multipliers ? p.persistent_multipliers : p.multipliers.data();

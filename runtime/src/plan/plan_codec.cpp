@@ -123,7 +123,8 @@ std::vector<uint8_t> encodePlan(const AnnotatedPlan& a) {
   if (a.cpu)
     cpu = fb::CreateCpu(b, b.CreateString(a.cpu->preset), b.CreateString(a.cpu->kernels),
                         b.CreateString(a.cpu->model), a.cpu->clock_mhz, a.cpu->driver_job_cycles,
-                        a.cpu->driver_reg_cycles, a.cpu->irq_handler_cycles);
+                        a.cpu->driver_reg_cycles, a.cpu->irq_handler_cycles,
+                        b.CreateString(a.cpu->firmware_opt));
   const auto root = fb::CreateChunkPlan(b, conv ? kPlanVersionConv : kPlanVersion, hw, &shape,
                                         chunk_vector, decision, toFb(p.kind), geometry, cpu);
   b.Finish(root, kPlanIdentifier);
@@ -223,6 +224,7 @@ AnnotatedPlan decodePlan(const uint8_t* data, size_t size) {
         CpuAssumptions{cpu->preset()->str(),     cpu->kernels()->str(),    cpu->model()->str(),
                        cpu->clock_mhz(),         cpu->driver_job_cycles(), cpu->driver_reg_cycles(),
                        cpu->irq_handler_cycles()};
+    if (cpu->firmware_opt()) a.cpu->firmware_opt = cpu->firmware_opt()->str();
   }
   return a;
 }
@@ -233,7 +235,7 @@ std::string describeCpu(const CpuAssumptions& c) {
   return c.preset + " at " + clock + " MHz, " + c.kernels + " kernels, cpu.model " + c.model +
          ", driver " + std::to_string(c.driver_job_cycles) + " cycles per job + " +
          std::to_string(c.driver_reg_cycles) + " per register access + " +
-         std::to_string(c.irq_handler_cycles) + " per interrupt";
+         std::to_string(c.irq_handler_cycles) + " per interrupt, firmware -" + c.firmware_opt;
 }
 
 namespace {

@@ -17,6 +17,8 @@ namespace hilsim::config {
 using timing::Arbitration;
 using timing::Dataflow;
 enum class WeightMemory : uint8_t { kFlash, kSram, kExternal };
+// The optimization level the ISS firmware image (the reference kernels) is built at.
+enum class FirmwareOpt : uint8_t { kO2, kOs };
 // Where the reference kernels' and the driver's cycles come from: the instruction-set simulator
 // running the firmware, or the cost model's formulas.
 enum class CpuModel : uint8_t { kIss, kCost };
@@ -70,8 +72,9 @@ struct CpuConfig {
   uint32_t flash_wait_states = 0;  // default: the preset's typical part
   uint32_t sram_wait_states = 0;
   WeightMemory weight_memory = WeightMemory::kFlash;
-  uint32_t driver_job_cycles = 8000;  // software cost of one accelerator job
-  uint32_t driver_reg_cycles = 10;    // software cost per register access (plus the bus trip)
+  FirmwareOpt firmware_opt = FirmwareOpt::kO2;  // which firmware image the ISS runs
+  uint32_t driver_job_cycles = 8000;            // software cost of one accelerator job
+  uint32_t driver_reg_cycles = 10;  // software cost per register access (plus the bus trip)
   uint32_t irq_handler_cycles = 400;
   timing::CpuCoefficients coefficients;  // preset values with any `cpu.coefficients.*` overrides
 };
@@ -103,6 +106,7 @@ struct HardwareConfig {
 const char* toString(Dataflow v);
 const char* toString(Arbitration v);
 const char* toString(WeightMemory v);
+const char* toString(FirmwareOpt v);
 const char* toString(CpuModel v);
 const char* toString(Fault v);
 const char* toString(LogLevel v);

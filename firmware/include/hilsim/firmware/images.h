@@ -14,8 +14,10 @@ const std::vector<std::string>& presets();
 // The directory holding the images.
 std::string imageDir();
 
-// The image of `preset`. Throws ConfigError for a preset without an image and InputError when
-// the file is missing (the build makes it; HILSIM_FIRMWARE=OFF builds none).
-std::string imagePath(const std::string& preset);
+// The image of `preset` built at optimization level `opt` (cpu.firmware_opt: "O2", the file
+// <preset>.elf, or "Os", <preset>-Os.elf). Throws ConfigError for a preset without an image or
+// another level, and InputError when the file is missing (the build makes it; HILSIM_FIRMWARE=OFF
+// builds none).
+std::string imagePath(const std::string& preset, const std::string& opt = "O2");
 
 }  // namespace hilsim::firmware

@@ -22,4 +22,16 @@ struct WindowGeometry {
   }
 };
 
+// The dimensions of a 4-D NHWC tensor as TFLite Micro's reference kernels index it: the element
+// (i0, i1, i2, i3) is at offset4(shape, i0, i1, i2, i3) (TFLite's Offset()). The reference
+// kernels compute this for every element they read or write, as TFLite Micro's do.
+struct Shape4 {
+  int32_t dims[4] = {};
+};
+
+inline int32_t offset4(const Shape4& shape, int32_t i0, int32_t i1, int32_t i2, int32_t i3) {
+  const int32_t* d = shape.dims;
+  return ((i0 * d[1] + i1) * d[2] + i2) * d[3] + i3;
+}
+
 }  // namespace hilsim::kernels

@@ -13,11 +13,14 @@ inline int32_t wrapAdd(int32_t a, int32_t b) {
   return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
 }
 
+// gemmlowp's form: the product and its rounding are computed before the one overflowing case is
+// selected.
 inline int32_t saturatingRoundingDoublingHighMul(int32_t a, int32_t b) {
-  if (a == INT32_MIN && b == INT32_MIN) return INT32_MAX;
+  const bool overflow = a == b && a == INT32_MIN;
   const int64_t ab = static_cast<int64_t>(a) * static_cast<int64_t>(b);
-  const int64_t nudge = ab >= 0 ? (int64_t{1} << 30) : (1 - (int64_t{1} << 30));
-  return static_cast<int32_t>((ab + nudge) / (int64_t{1} << 31));
+  const int32_t nudge = ab >= 0 ? (1 << 30) : (1 - (1 << 30));
+  const auto high = static_cast<int32_t>((ab + nudge) / (int64_t{1} << 31));
+  return overflow ? INT32_MAX : high;
 }
 
 // Rounds half away from zero: x / 2^exponent, exponent in [0, 31].
@@ -35,6 +38,19 @@ inline int32_t multiplyByQuantizedMultiplier(int32_t x, int32_t multiplier, int 
   // The left shift is done in 32 bits like TFLite (wraps for out-of-range inputs).
   const int32_t shifted = static_cast<int32_t>(static_cast<uint32_t>(x) << left_shift);
   return roundingDivideByPOT(saturatingRoundingDoublingHighMul(shifted, multiplier), right_shift);
+}
+
+// multiplyByQuantizedMultiplier as a function of its own translation unit
+// (kernels/src/quant_math.cpp), so a kernel calls it instead of inlining it: the per-output
+// requantization of the reference CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED, whose cost then
+// includes the call, as TFLite Micro's does (its MultiplyByQuantizedMultiplier lives in common.cc).
+int32_t multiplyByQuantizedMultiplierCall(int32_t x, int32_t multiplier, int shift);
+
+// TFLite's MultiplyByQuantizedMultiplierSmallerThanOneExp: multiplyByQuantizedMultiplier for a
+// shift <= 0 (no left shift), inline, as the quantized ADD and SUB use it.
+inline int32_t multiplyByQuantizedMultiplierSmallerThanOne(int32_t x, int32_t multiplier,
+                                                           int shift) {
+  return roundingDivideByPOT(saturatingRoundingDoublingHighMul(x, multiplier), -shift);
 }
 
 // TFLite's MultiplyByQuantizedMultiplier(int64_t x, int32_t multiplier, int shift), used by the

@@ -91,6 +91,8 @@ constexpr void visit(V& v, FullyConnectedInt8Params& p) {
   v(p.n);
   v(p.input_offset);
   v(p.output_offset);
+  v(p.filter_offset);
+  v(p.per_channel);
   v(p.act_min);
   v(p.act_max);
   v(p.multipliers);

@@ -39,17 +39,21 @@ struct CpuAssumptions {
   uint64_t driver_job_cycles = 0;
   uint64_t driver_reg_cycles = 0;
   uint64_t irq_handler_cycles = 0;
+  // cpu.firmware_opt: the firmware image's optimization level (O2 | Os); O2 in plans written
+  // before plans recorded it.
+  std::string firmware_opt = "O2";
 
   bool operator==(const CpuAssumptions& o) const {
     return preset == o.preset && kernels == o.kernels && model == o.model &&
            clock_mhz == o.clock_mhz && driver_job_cycles == o.driver_job_cycles &&
-           driver_reg_cycles == o.driver_reg_cycles && irq_handler_cycles == o.irq_handler_cycles;
+           driver_reg_cycles == o.driver_reg_cycles && irq_handler_cycles == o.irq_handler_cycles &&
+           firmware_opt == o.firmware_opt;
   }
   bool operator!=(const CpuAssumptions& o) const { return !(*this == o); }
 };
 
 // "cortex-m55 at 400 MHz, reference kernels, cpu.model cost, driver 8000 cycles per job + 10 per
-// register access + 400 per interrupt".
+// register access + 400 per interrupt, firmware -O2".
 std::string describeCpu(const CpuAssumptions& cpu);
 
 struct AnnotatedPlan {
