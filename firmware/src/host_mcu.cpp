@@ -18,6 +18,7 @@ iss::CpuOptions hostCpuOptions(const HostMcuOptions& o) {
   c.core = *core;
   c.flash_wait_states = o.flash_wait_states;
   c.sram_wait_states = o.sram_wait_states;
+  c.flash = o.flash;
   return c;
 }
 
@@ -27,6 +28,27 @@ uint32_t pageRound(size_t bytes) {
 }
 
 }  // namespace
+
+iss::FlashOptions flashOptions(const timing::FlashSystemConfig& c) {
+  iss::FlashOptions o;
+  o.line_bytes = c.line_bytes;
+  o.prefetch = c.prefetch;
+  o.icache_lines = c.icache_lines;
+  o.icache_ways = c.icache_ways;
+  o.dcache_lines = c.dcache_lines;
+  o.dcache_ways = c.dcache_ways;
+  o.data_through_icache = c.data_through_icache;
+  return o;
+}
+
+HostMcuOptions hostMcuOptions(const config::HardwareConfig& config) {
+  HostMcuOptions o;
+  o.preset = config.cpu.preset;
+  o.flash_wait_states = config.cpu.flash_wait_states;
+  o.sram_wait_states = config.cpu.sram_wait_states;
+  o.flash = flashOptions(config.cpu.flash);
+  return o;
+}
 
 HostMcu::HostMcu(const HostMcuOptions& options, rt::HostClock& clock)
     : cpu_(std::make_unique<iss::Cpu>(hostCpuOptions(options))),
@@ -107,6 +129,12 @@ uint64_t HostMcu::run(uint32_t kernel_id, const uint32_t* words, size_t count) {
   kernel_instructions_ += cpu_->instructions() - instructions_before;
   clock_.advance(cycles, rt::CpuActivity::kKernel);
   return cycles;
+}
+
+std::optional<rt::FlashCounts> HostMcu::flashCounts() const {
+  const iss::FlashStats& f = cpu_->flashStats();
+  return rt::FlashCounts{f.line_reads, f.icache_hits, f.icache_misses, f.dcache_hits,
+                         f.dcache_misses};
 }
 
 }  // namespace hilsim::firmware

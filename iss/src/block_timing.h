@@ -55,8 +55,9 @@ struct BlockTiming {
   uint32_t fallthrough = kNoFallthrough;
   // Cortex-M: added when the next block is not the fall-through (the branch was taken).
   uint32_t taken_cycles = 0;
-  // Added when this block is entered other than by falling through: flash wait states of the
-  // non-sequential fetch and (Cortex-M4/M33) a 32-bit target instruction that is not word aligned.
+  // Added when this block is entered other than by falling through: (Cortex-M4/M33) a 32-bit
+  // target instruction that is not word aligned. Flash wait states are the flash memory
+  // system's (flash_system.h).
   uint32_t nonseq_entry_cycles = 0;
   // E31: the block ends in a conditional branch at branch_pc (predicted by the branch history).
   bool conditional_branch = false;
@@ -68,6 +69,14 @@ struct BlockTiming {
   uint32_t head_mask = 0;
   uint8_t tail_cycles[32] = {};
   uint8_t head_cycles[32] = {};
+  // Flash memory system (flash_system.h): the flash lines the block's instructions span (none
+  // outside the flash code region), the lines its literal loads read, and the cache fill count
+  // at which every one of them last hit.
+  uint32_t fetch_first_line = 0;
+  uint32_t fetch_lines = 0;
+  std::vector<uint32_t> literal_addresses;  // filled by the analyzer (Arm literal pools)
+  std::vector<uint32_t> literal_lines;
+  mutable uint64_t flash_epoch = ~uint64_t{0};
   std::vector<MemoryOperand> memory_operands;  // for naming faults
   std::vector<uint32_t> instruction_addresses;
   // The block's static cycles before each instruction (parallel to instruction_addresses), to

@@ -70,9 +70,8 @@ FastPaths::Running::~Running() {
   running_paths = outer_;
 }
 
-void FastPaths::addCounted(uint32_t base, uint64_t bytes, const uint8_t* data,
-                           int64_t extra_cycles) {
-  counted_.push_back({base, uint32_t(bytes), data, extra_cycles});
+void FastPaths::addCounted(uint32_t base, uint64_t bytes, const uint8_t* data) {
+  counted_.push_back({base, uint32_t(bytes), data});
 }
 
 void FastPaths::addWritable(uint32_t base, uint64_t bytes) {

@@ -63,11 +63,7 @@ const char* modeName(Mode mode) {
 std::unique_ptr<firmware::HostMcu> makeHostMcu(const config::HardwareConfig& config,
                                                rt::HostClock& clock) {
   if (config.cpu.model != config::CpuModel::kIss) return nullptr;
-  firmware::HostMcuOptions o;
-  o.preset = config.cpu.preset;
-  o.flash_wait_states = config.cpu.flash_wait_states;
-  o.sram_wait_states = config.cpu.sram_wait_states;
-  return std::make_unique<firmware::HostMcu>(o, clock);
+  return std::make_unique<firmware::HostMcu>(firmware::hostMcuOptions(config), clock);
 }
 
 drv::DriverOptions driverOptions(const config::HardwareConfig& c) {

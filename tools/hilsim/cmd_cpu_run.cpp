@@ -7,6 +7,7 @@
 #include "hilsim/base/json.h"
 #include "hilsim/config/loader.h"
 #include "hilsim/errors.h"
+#include "hilsim/firmware/host_mcu.h"
 #include "hilsim/iss/cpu.h"
 #include "hilsim/iss/memory_map.h"
 
@@ -86,6 +87,7 @@ int cpuRunCommand(int argc, char** argv, int first) {
   if (options.max_instructions == 0) throw UsageError("--max-instructions: must be at least 1");
   options.flash_wait_states = config.cpu.flash_wait_states;
   options.sram_wait_states = config.cpu.sram_wait_states;
+  options.flash = firmware::flashOptions(config.cpu.flash);
   std::vector<uint32_t> values;
   for (const std::string& t : arg_texts) values.push_back(parseArgument(t));
   const size_t max_args = *core == iss::Core::kRv32im ? 8 : 4;
@@ -116,12 +118,19 @@ int cpuRunCommand(int argc, char** argv, int first) {
     case iss::StopReason::kStopRequested:
       throw SimulationError("cpu-run: " + entry + ": pc " + hex(r.pc) + ": stopped");
   }
+  const iss::FlashStats& f = cpu.flashStats();
   if (json) {
-    const Json result = {{"cycles", r.cycles}, {"instructions", r.instructions}};
+    const Json flash = {{"line_reads", f.line_reads},       {"icache_hits", f.icache_hits},
+                        {"icache_misses", f.icache_misses}, {"dcache_hits", f.dcache_hits},
+                        {"dcache_misses", f.dcache_misses}};
+    const Json result = {{"cycles", r.cycles}, {"instructions", r.instructions}, {"flash", flash}};
     std::cout << formatJson(result, JsonLayout{0}) << "\n";
   } else {
     std::cout << "cycles " << r.cycles << "\ninstructions " << r.instructions << "\nreturn "
               << hex(r.return_value) << "\n";
+    std::cout << "flash line_reads " << f.line_reads << " icache_hits " << f.icache_hits
+              << " icache_misses " << f.icache_misses << " dcache_hits " << f.dcache_hits
+              << " dcache_misses " << f.dcache_misses << "\n";
     std::printf("time_us %.3f (%s at %g MHz)\n", double(r.cycles) / config.cpu.clock_mhz,
                 config.cpu.preset.c_str(), config.cpu.clock_mhz);
   }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "hilsim/config/hardware_config.h"
 #include "hilsim/iss/cpu.h"
 #include "hilsim/iss/elf.h"
 #include "hilsim/rt/cpu_target.h"
@@ -22,7 +23,13 @@ struct HostMcuOptions {
   std::string preset;  // cortex-m0plus, cortex-m4f, cortex-m33 or rv32im
   uint32_t flash_wait_states = 0;
   uint32_t sram_wait_states = 0;
+  iss::FlashOptions flash;
 };
+
+// The ISS's flash memory system of a configuration's cpu.flash.* keys.
+iss::FlashOptions flashOptions(const timing::FlashSystemConfig& c);
+// The host MCU of a configuration's cpu.* keys.
+HostMcuOptions hostMcuOptions(const config::HardwareConfig& config);
 
 class HostMcu final : public rt::CpuTarget {
  public:
@@ -41,6 +48,7 @@ class HostMcu final : public rt::CpuTarget {
   void mapModel(const uint8_t* base, size_t bytes) override;
   uint32_t address(const void* host) const override;
   uint64_t run(uint32_t kernel_id, const uint32_t* words, size_t count) override;
+  std::optional<rt::FlashCounts> flashCounts() const override;
 
   // Instructions the kernels executed so far.
   uint64_t kernelInstructions() const { return kernel_instructions_; }

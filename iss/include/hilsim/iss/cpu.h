@@ -21,6 +21,7 @@
 
 #include "hilsim/iss/core_model.h"
 #include "hilsim/iss/elf.h"
+#include "hilsim/iss/flash.h"
 
 namespace hilsim::iss {
 
@@ -40,6 +41,8 @@ struct CpuOptions {
   // Wait states in core cycles (cpu.flash_wait_states, cpu.sram_wait_states).
   uint32_t flash_wait_states = 0;
   uint32_t sram_wait_states = 0;
+  // The flash memory system in front of the flash (cpu.flash.*): hides wait states on hits.
+  FlashOptions flash;
   // The most instructions one call may execute (across its resumes) before it is stopped as a
   // runaway fault; 0 means no limit.
   uint64_t max_instructions = 0;
@@ -128,6 +131,8 @@ class Cpu {
   // Monotonic totals since construction.
   uint64_t cycles() const;
   uint64_t instructions() const;
+  // What the flash memory system did since construction.
+  const FlashStats& flashStats() const;
 
  private:
   struct Impl;

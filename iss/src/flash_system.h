@@ -1,0 +1,170 @@
+#pragma once
+// The flash memory system's state: the line the fetch last read, the prefetched line, and the
+// instruction and data caches (iss/README.md, "Flash memory system"). Private to the library.
+//
+// Instruction fetches are checked a block at a time: each block knows the lines it spans, and a
+// block all of whose lines hit is remembered with the count of cache fills at that time, so that
+// running it again before any cache changed costs one comparison.
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "block_timing.h"
+#include "hilsim/iss/flash.h"
+
+namespace hilsim::iss {
+
+// A set-associative cache of flash lines, least recently used replacement.
+class LineCache {
+ public:
+  LineCache() = default;
+  LineCache(uint32_t lines, uint32_t ways)
+      : ways_(ways), set_mask_(lines == 0 ? 0 : lines / ways - 1), tags_(lines, kEmpty),
+        stamps_(lines, 0) {}
+
+  bool enabled() const { return !tags_.empty(); }
+
+  // True on a hit; on a miss the line replaces the set's least recently used one.
+  bool access(uint32_t line) {
+    const uint32_t first = (line & set_mask_) * ways_;
+    uint32_t victim = first;
+    ++clock_;
+    for (uint32_t w = first; w < first + ways_; ++w) {
+      if (tags_[w] == line) {
+        stamps_[w] = clock_;
+        return true;
+      }
+      if (stamps_[w] < stamps_[victim]) victim = w;
+    }
+    tags_[victim] = line;
+    stamps_[victim] = clock_;
+    return false;
+  }
+
+  void clear() {
+    std::fill(tags_.begin(), tags_.end(), kEmpty);
+    std::fill(stamps_.begin(), stamps_.end(), 0);
+  }
+
+ private:
+  static constexpr uint32_t kEmpty = 0xFFFF'FFFF;
+  uint32_t ways_ = 1;
+  uint32_t set_mask_ = 0;
+  std::vector<uint32_t> tags_;
+  std::vector<uint64_t> stamps_;
+  uint64_t clock_ = 0;
+};
+
+class FlashSystem {
+ public:
+  FlashSystem(const FlashOptions& o, uint32_t wait_states, uint32_t sram_wait_states)
+      : options_(o), wait_states_(wait_states), sram_wait_states_(sram_wait_states),
+        shift_(uint32_t(__builtin_ctz(o.line_bytes))), icache_(o.icache_lines, o.icache_ways),
+        dcache_(o.dcache_lines, o.dcache_ways),
+        data_cache_(o.data_through_icache ? &icache_ : (o.dcache_lines > 0 ? &dcache_ : nullptr)) {}
+
+  const FlashOptions& options() const { return options_; }
+  uint32_t lineOf(uint32_t address) const { return address >> shift_; }
+  const FlashStats& stats() const { return stats_; }
+
+  // The wait cycles of fetching block `b` (its lines and its literal loads); `sequential`: the
+  // block follows the previous one without a branch.
+  uint32_t blockCycles(const BlockTiming& b, bool sequential) {
+    if (b.flash_epoch == fills_) {
+      // Every line of the block hit when it last ran, and no cache changed since.
+      stats_.icache_hits += b.fetch_lines;
+      countDataHits(uint32_t(b.literal_lines.size()));
+      fetch_line_ = b.fetch_first_line + b.fetch_lines - 1;
+      return 0;
+    }
+    const uint64_t fills_before = fills_;
+    uint32_t wait = 0;
+    for (uint32_t k = 0; k < b.fetch_lines; ++k)
+      wait += fetch(b.fetch_first_line + k, sequential || k > 0);
+    for (uint32_t line : b.literal_lines) wait += data(line);
+    if (fills_ == fills_before && cachesEverything(b)) b.flash_epoch = fills_;
+    return wait;
+  }
+
+  // A data load of model flash: its wait cycles beyond the SRAM access its block charged.
+  int64_t modelLoadCycles(uint32_t address) {
+    const uint32_t line = address >> shift_;
+    if (line == data_line_ && data_cache_ != nullptr) {
+      countDataHits(1);
+      return -int64_t(sram_wait_states_);
+    }
+    data_line_ = line;
+    return int64_t(data(line)) - int64_t(sram_wait_states_);
+  }
+
+  // Code was loaded anew: the caches hold none of it.
+  void invalidate() {
+    icache_.clear();
+    dcache_.clear();
+    ++fills_;
+    fetch_line_ = data_line_ = kNoLine;
+  }
+
+ private:
+  static constexpr uint32_t kNoLine = 0xFFFF'FFFF;
+
+  bool cachesEverything(const BlockTiming& b) const {
+    return icache_.enabled() && (b.literal_lines.empty() || data_cache_ != nullptr);
+  }
+
+  void countDataHits(uint32_t n) {
+    if (data_cache_ == nullptr) {  // every literal load reads the flash
+      stats_.line_reads += n;
+      return;
+    }
+    (data_cache_ == &icache_ ? stats_.icache_hits : stats_.dcache_hits) += n;
+  }
+
+  // One instruction line: a cache hit, the line just read when execution continues in it, a
+  // prefetched line, or a read that waits. A branch fetches its target anew.
+  uint32_t fetch(uint32_t line, bool continuing) {
+    const uint32_t previous = fetch_line_;
+    fetch_line_ = line;
+    if (icache_.enabled()) {
+      if (icache_.access(line)) {
+        ++stats_.icache_hits;
+        return 0;
+      }
+      ++stats_.icache_misses;
+      ++fills_;
+    } else if (continuing && line == previous) {
+      return 0;
+    }
+    ++stats_.line_reads;
+    return options_.prefetch && previous != kNoLine && line == previous + 1 ? 0 : wait_states_;
+  }
+
+  // One data line: a cache hit, or a read that waits.
+  uint32_t data(uint32_t line) {
+    if (data_cache_ != nullptr) {
+      const bool through_icache = data_cache_ == &icache_;
+      if (data_cache_->access(line)) {
+        ++(through_icache ? stats_.icache_hits : stats_.dcache_hits);
+        return 0;
+      }
+      ++(through_icache ? stats_.icache_misses : stats_.dcache_misses);
+      ++fills_;
+    }
+    ++stats_.line_reads;
+    return wait_states_;
+  }
+
+  FlashOptions options_;
+  uint32_t wait_states_;
+  uint32_t sram_wait_states_;
+  uint32_t shift_;
+  LineCache icache_, dcache_;
+  LineCache* data_cache_;
+  uint64_t fills_ = 0;
+  uint32_t fetch_line_ = kNoLine;
+  uint32_t data_line_ = kNoLine;
+  FlashStats stats_;
+};
+
+}  // namespace hilsim::iss
