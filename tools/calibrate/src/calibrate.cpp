@@ -320,6 +320,7 @@ Calibration calibrate(const config::HardwareConfig& given) {
   cal.preset = config.cpu.preset;
   cal.flash_wait_states = config.cpu.flash_wait_states;
   cal.sram_wait_states = config.cpu.sram_wait_states;
+  cal.flash = config.cpu.flash;
   cal.coefficients = config.cpu.coefficients;
   cal.samples = measure(config);
   for (const Group& g : groups()) fitGroup(g, cal.samples, &cal);
@@ -362,6 +363,14 @@ std::string calibrationYaml(const Calibration& cal) {
   out += "cpu:\n  preset: " + cal.preset + "\n";
   std::snprintf(line, sizeof line, "  flash_wait_states: %u\n  sram_wait_states: %u\n",
                 cal.flash_wait_states, cal.sram_wait_states);
+  out += line;
+  const timing::FlashSystemConfig& f = cal.flash;
+  std::snprintf(line, sizeof line,
+                "  flash:\n    line_bytes: %u\n    prefetch: %s\n    icache_lines: %u\n"
+                "    icache_ways: %u\n    dcache_lines: %u\n    dcache_ways: %u\n"
+                "    data_through_icache: %s\n",
+                f.line_bytes, f.prefetch ? "true" : "false", f.icache_lines, f.icache_ways,
+                f.dcache_lines, f.dcache_ways, f.data_through_icache ? "true" : "false");
   out += line;
   out += "  coefficients:\n";
   for (const Group& g : groups()) {
