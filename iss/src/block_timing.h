@@ -70,13 +70,14 @@ struct BlockTiming {
   uint8_t tail_cycles[32] = {};
   uint8_t head_cycles[32] = {};
   // Flash memory system (flash_system.h): the flash lines the block's instructions span (none
-  // outside the flash code region), the lines its literal loads read, and the cache fill count
+  // outside the flash code region), the lines its literal loads read, and the cache fill counts
   // at which every one of them last hit.
   uint32_t fetch_first_line = 0;
   uint32_t fetch_lines = 0;
   std::vector<uint32_t> literal_addresses;  // filled by the analyzer (Arm literal pools)
   std::vector<uint32_t> literal_lines;
-  mutable uint64_t flash_epoch = ~uint64_t{0};
+  mutable uint64_t flash_epoch = ~uint64_t{0};       // instruction cache fills
+  mutable uint64_t flash_data_epoch = ~uint64_t{0};  // data cache fills (literal lines)
   std::vector<MemoryOperand> memory_operands;  // for naming faults
   std::vector<uint32_t> instruction_addresses;
   // The block's static cycles before each instruction (parallel to instruction_addresses), to

@@ -3,8 +3,8 @@
 // instruction and data caches (iss/README.md, "Flash memory system"). Private to the library.
 //
 // Instruction fetches are checked a block at a time: each block knows the lines it spans, and a
-// block all of whose lines hit is remembered with the count of cache fills at that time, so that
-// running it again before any cache changed costs one comparison.
+// block all of whose lines hit is remembered with the counts of cache fills at that time, so that
+// running it again before the caches it uses changed costs a comparison or two.
 
 #include <algorithm>
 #include <cstdint>
@@ -71,19 +71,22 @@ class FlashSystem {
   // The wait cycles of fetching block `b` (its lines and its literal loads); `sequential`: the
   // block follows the previous one without a branch.
   uint32_t blockCycles(const BlockTiming& b, bool sequential) {
-    if (b.flash_epoch == fills_) {
+    if (b.flash_epoch == ifills_ && (b.literal_lines.empty() || b.flash_data_epoch == dfills_)) {
       // Every line of the block hit when it last ran, and no cache changed since.
       stats_.icache_hits += b.fetch_lines;
       countDataHits(uint32_t(b.literal_lines.size()));
       fetch_line_ = b.fetch_first_line + b.fetch_lines - 1;
       return 0;
     }
-    const uint64_t fills_before = fills_;
+    const uint64_t ifills = ifills_, dfills = dfills_;
     uint32_t wait = 0;
     for (uint32_t k = 0; k < b.fetch_lines; ++k)
       wait += fetch(b.fetch_first_line + k, sequential || k > 0);
     for (uint32_t line : b.literal_lines) wait += data(line);
-    if (fills_ == fills_before && cachesEverything(b)) b.flash_epoch = fills_;
+    if (ifills_ == ifills && dfills_ == dfills && cachesEverything(b)) {
+      b.flash_epoch = ifills_;
+      b.flash_data_epoch = dfills_;
+    }
     return wait;
   }
 
@@ -102,7 +105,8 @@ class FlashSystem {
   void invalidate() {
     icache_.clear();
     dcache_.clear();
-    ++fills_;
+    ++ifills_;
+    ++dfills_;
     fetch_line_ = data_line_ = kNoLine;
   }
 
@@ -127,12 +131,13 @@ class FlashSystem {
     const uint32_t previous = fetch_line_;
     fetch_line_ = line;
     if (icache_.enabled()) {
-      if (icache_.access(line)) {
+      // Continuing in the line just fetched: a hit on the most recently used line.
+      if ((continuing && line == previous) || icache_.access(line)) {
         ++stats_.icache_hits;
         return 0;
       }
       ++stats_.icache_misses;
-      ++fills_;
+      ++ifills_;
     } else if (continuing && line == previous) {
       return 0;
     }
@@ -149,7 +154,7 @@ class FlashSystem {
         return 0;
       }
       ++(through_icache ? stats_.icache_misses : stats_.dcache_misses);
-      ++fills_;
+      ++(through_icache ? ifills_ : dfills_);
     }
     ++stats_.line_reads;
     return wait_states_;
@@ -161,7 +166,8 @@ class FlashSystem {
   uint32_t shift_;
   LineCache icache_, dcache_;
   LineCache* data_cache_;
-  uint64_t fills_ = 0;
+  uint64_t ifills_ = 0;  // fills of each cache: a block's lines all hit until one changes
+  uint64_t dfills_ = 0;
   uint32_t fetch_line_ = kNoLine;
   uint32_t data_line_ = kNoLine;
   FlashStats stats_;
