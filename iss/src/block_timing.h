@@ -76,6 +76,7 @@ struct BlockTiming {
   uint32_t fetch_lines = 0;
   std::vector<uint32_t> literal_addresses;  // filled by the analyzer (Arm literal pools)
   std::vector<uint32_t> literal_lines;
+  bool uses_flash = false;  // fetch_lines or literal_lines
   mutable uint64_t flash_epoch = ~uint64_t{0};       // instruction cache fills
   mutable uint64_t flash_data_epoch = ~uint64_t{0};  // data cache fills (literal lines)
   std::vector<MemoryOperand> memory_operands;  // for naming faults

@@ -182,6 +182,7 @@ struct Cpu::Impl {
       b->fetch_lines = flash.lineOf(address + std::max(size, 1u) - 1) - b->fetch_first_line + 1;
     }
     for (uint32_t a : b->literal_addresses) b->literal_lines.push_back(flash.lineOf(a));
+    b->uses_flash = b->fetch_lines != 0 || !b->literal_lines.empty();
     paths.noteCode(address, size);
     return b;
   }
@@ -213,9 +214,7 @@ struct Cpu::Impl {
     }
     const bool sequential = prev != nullptr && address == prev->fallthrough;
     // Fetching the block's lines (and its literal loads) through the flash memory system.
-    const uint32_t fetch = b->fetch_lines != 0 || !b->literal_lines.empty()
-                               ? flash.blockCycles(*b, sequential)
-                               : 0;
+    const uint32_t fetch = b->uses_flash ? flash.blockCycles(*b, sequential) : 0;
     uint64_t c = b->base_cycles + (riscv ? 0 : fetch);
     if (const BlockTiming* p = prev) {
       if (riscv) {

@@ -21,12 +21,22 @@ class LineCache {
   LineCache() = default;
   LineCache(uint32_t lines, uint32_t ways)
       : ways_(ways), set_mask_(lines == 0 ? 0 : lines / ways - 1), tags_(lines, kEmpty),
-        stamps_(lines, 0) {}
+        stamps_(lines, 0), mru_(lines == 0 ? 0 : lines / ways, 0) {}
 
   bool enabled() const { return !tags_.empty(); }
 
   // True on a hit; on a miss the line replaces the set's least recently used one.
   bool access(uint32_t line) {
+    if (ways_ == 2) {  // the common case, with one most-recently-used bit per set
+      const uint32_t set = line & set_mask_;
+      uint32_t* tags = &tags_[set * 2];
+      uint8_t& mru = mru_[set];
+      if (tags[mru] == line) return true;
+      mru ^= 1;
+      if (tags[mru] == line) return true;
+      tags[mru] = line;
+      return false;
+    }
     const uint32_t first = (line & set_mask_) * ways_;
     uint32_t victim = first;
     ++clock_;
@@ -45,6 +55,7 @@ class LineCache {
   void clear() {
     std::fill(tags_.begin(), tags_.end(), kEmpty);
     std::fill(stamps_.begin(), stamps_.end(), 0);
+    std::fill(mru_.begin(), mru_.end(), 0);
   }
 
  private:
@@ -52,7 +63,8 @@ class LineCache {
   uint32_t ways_ = 1;
   uint32_t set_mask_ = 0;
   std::vector<uint32_t> tags_;
-  std::vector<uint64_t> stamps_;
+  std::vector<uint64_t> stamps_;  // last use of each way (more than 2 ways)
+  std::vector<uint8_t> mru_;      // the most recently used way of each set (2 ways)
   uint64_t clock_ = 0;
 };
 
@@ -74,9 +86,10 @@ class FlashSystem {
     if (b.flash_epoch == ifills_ && (b.literal_lines.empty() || b.flash_data_epoch == dfills_)) {
       // Every line of the block hit when it last ran, and no cache changed since.
       stats_.icache_hits += b.fetch_lines;
-      countDataHits(uint32_t(b.literal_lines.size()));
-      fetch_line_ = b.fetch_first_line + b.fetch_lines - 1;
-      return 0;
+      const uint32_t literals = uint32_t(b.literal_lines.size());
+      countDataHits(literals);
+      if (b.fetch_lines != 0) fetch_line_ = b.fetch_first_line + b.fetch_lines - 1;
+      return data_cache_ == nullptr ? literals * wait_states_ : 0;  // uncached literals wait
     }
     const uint64_t ifills = ifills_, dfills = dfills_;
     uint32_t wait = 0;
@@ -113,9 +126,9 @@ class FlashSystem {
  private:
   static constexpr uint32_t kNoLine = 0xFFFF'FFFF;
 
-  bool cachesEverything(const BlockTiming& b) const {
-    return icache_.enabled() && (b.literal_lines.empty() || data_cache_ != nullptr);
-  }
+  // Whether the block's lines can only hit again until a cache fills (literal loads without a
+  // data cache always read the flash: the same wait every time).
+  bool cachesEverything(const BlockTiming&) const { return icache_.enabled(); }
 
   void countDataHits(uint32_t n) {
     if (data_cache_ == nullptr) {  // every literal load reads the flash
