@@ -27,15 +27,16 @@ class LineCache {
 
   // True on a hit; on a miss the line replaces the set's least recently used one.
   bool access(uint32_t line) {
-    if (ways_ == 2) {  // the common case, with one most-recently-used bit per set
+    if (ways_ == 2) {
+      // The common case, with one most-recently-used bit per set, without branches: whether a
+      // line hits is as hard to predict for the host as it is for the part.
       const uint32_t set = line & set_mask_;
       uint32_t* tags = &tags_[set * 2];
-      uint8_t& mru = mru_[set];
-      if (tags[mru] == line) return true;
-      mru ^= 1;
-      if (tags[mru] == line) return true;
-      tags[mru] = line;
-      return false;
+      const uint32_t h0 = tags[0] == line, h1 = tags[1] == line, hit = h0 | h1;
+      const uint32_t way = hit ? h1 : uint32_t(mru_[set] ^ 1);
+      tags[way] = line;
+      mru_[set] = uint8_t(way);
+      return hit != 0;
     }
     const uint32_t first = (line & set_mask_) * ways_;
     uint32_t victim = first;
@@ -143,19 +144,21 @@ class FlashSystem {
   uint32_t fetch(uint32_t line, bool continuing) {
     const uint32_t previous = fetch_line_;
     fetch_line_ = line;
+    const uint32_t hidden = options_.prefetch & (previous != kNoLine) & (line == previous + 1);
     if (icache_.enabled()) {
-      // Continuing in the line just fetched: a hit on the most recently used line.
-      if ((continuing && line == previous) || icache_.access(line)) {
-        ++stats_.icache_hits;
-        return 0;
-      }
-      ++stats_.icache_misses;
-      ++ifills_;
-    } else if (continuing && line == previous) {
-      return 0;
+      // Continuing in the line just fetched is a hit on the most recently used line. Counted
+      // without branches, as in LineCache::access.
+      const uint32_t hit = icache_.access(line) | (continuing & (line == previous));
+      const uint32_t miss = hit ^ 1;
+      stats_.icache_hits += hit;
+      stats_.icache_misses += miss;
+      stats_.line_reads += miss;
+      ifills_ += miss;
+      return miss * (hidden ^ 1) * wait_states_;
     }
+    if (continuing && line == previous) return 0;
     ++stats_.line_reads;
-    return options_.prefetch && previous != kNoLine && line == previous + 1 ? 0 : wait_states_;
+    return hidden ? 0 : wait_states_;
   }
 
   // One data line: a cache hit, or a read that waits.
