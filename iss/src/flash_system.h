@@ -21,22 +21,22 @@ class LineCache {
   LineCache() = default;
   LineCache(uint32_t lines, uint32_t ways)
       : ways_(ways), set_mask_(lines == 0 ? 0 : lines / ways - 1), tags_(lines, kEmpty),
-        stamps_(lines, 0), mru_(lines == 0 ? 0 : lines / ways, 0) {}
+        stamps_(lines, 0), pairs_(ways == 2 ? lines / 2 : 0, kEmptyPair) {}
 
   bool enabled() const { return !tags_.empty(); }
 
   // True on a hit; on a miss the line replaces the set's least recently used one.
   bool access(uint32_t line) {
     if (ways_ == 2) {
-      // The common case, with one most-recently-used bit per set, without branches: whether a
-      // line hits is as hard to predict for the host as it is for the part.
-      const uint32_t set = line & set_mask_;
-      uint32_t* tags = &tags_[set * 2];
-      const uint32_t h0 = tags[0] == line, h1 = tags[1] == line, hit = h0 | h1;
-      const uint32_t way = hit ? h1 : uint32_t(mru_[set] ^ 1);
-      tags[way] = line;
-      mru_[set] = uint8_t(way);
-      return hit != 0;
+      // The common case: each set is one word, the most recently used line in its upper half,
+      // so that a check is one load and one store, without branches (whether a line hits is as
+      // hard to predict for the host as it is for the part).
+      uint64_t& set = pairs_[line & set_mask_];
+      const uint64_t pair = set;
+      const uint32_t mru = uint32_t(pair >> 32), lru = uint32_t(pair);
+      const bool hit = mru == line || lru == line;
+      set = uint64_t(line) << 32 | (mru == line ? lru : mru);
+      return hit;
     }
     const uint32_t first = (line & set_mask_) * ways_;
     uint32_t victim = first;
@@ -56,16 +56,17 @@ class LineCache {
   void clear() {
     std::fill(tags_.begin(), tags_.end(), kEmpty);
     std::fill(stamps_.begin(), stamps_.end(), 0);
-    std::fill(mru_.begin(), mru_.end(), 0);
+    std::fill(pairs_.begin(), pairs_.end(), kEmptyPair);
   }
 
  private:
   static constexpr uint32_t kEmpty = 0xFFFF'FFFF;
+  static constexpr uint64_t kEmptyPair = ~uint64_t{0};
   uint32_t ways_ = 1;
   uint32_t set_mask_ = 0;
   std::vector<uint32_t> tags_;
   std::vector<uint64_t> stamps_;  // last use of each way (more than 2 ways)
-  std::vector<uint8_t> mru_;      // the most recently used way of each set (2 ways)
+  std::vector<uint64_t> pairs_;   // 2 ways: each set's lines, most recently used first
   uint64_t clock_ = 0;
 };
 
