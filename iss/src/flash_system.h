@@ -86,19 +86,23 @@ class FlashSystem {
   // block follows the previous one without a branch.
   uint32_t blockCycles(const BlockTiming& b, bool sequential) {
     if (b.flash_epoch == ifills_ && (b.literal_lines.empty() || b.flash_data_epoch == dfills_)) {
-      // Every line of the block hit when it last ran, and no cache changed since.
-      stats_.icache_hits += b.fetch_lines;
+      // The block's first line hit the cache when it last ran, its other lines came from the
+      // prefetch or hit too, and no cache filled since: the same again.
+      const uint32_t rest = b.fetch_lines - 1;
+      stats_.icache_hits += 1 + (options_.prefetch ? 0 : rest);
+      stats_.line_reads += options_.prefetch ? rest : 0;
       const uint32_t literals = uint32_t(b.literal_lines.size());
       countDataHits(literals);
-      if (b.fetch_lines != 0) fetch_line_ = b.fetch_first_line + b.fetch_lines - 1;
+      fetch_line_ = b.fetch_first_line + rest;
       return data_cache_ == nullptr ? literals * wait_states_ : 0;  // uncached literals wait
     }
     const uint64_t ifills = ifills_, dfills = dfills_;
     uint32_t wait = 0;
+    bool first_in_cache = false;
     for (uint32_t k = 0; k < b.fetch_lines; ++k)
-      wait += fetch(b.fetch_first_line + k, sequential || k > 0);
+      wait += fetch(b.fetch_first_line + k, sequential || k > 0, k == 0 ? &first_in_cache : nullptr);
     for (uint32_t line : b.literal_lines) wait += data(line);
-    if (ifills_ == ifills && dfills_ == dfills && cachesEverything(b)) {
+    if (first_in_cache && ifills_ == ifills && dfills_ == dfills) {
       b.flash_epoch = ifills_;
       b.flash_data_epoch = dfills_;
     }
@@ -128,10 +132,6 @@ class FlashSystem {
  private:
   static constexpr uint32_t kNoLine = 0xFFFF'FFFF;
 
-  // Whether the block's lines can only hit again until a cache fills (literal loads without a
-  // data cache always read the flash: the same wait every time).
-  bool cachesEverything(const BlockTiming&) const { return icache_.enabled(); }
-
   void countDataHits(uint32_t n) {
     if (data_cache_ == nullptr) {  // every literal load reads the flash
       stats_.line_reads += n;
@@ -140,26 +140,28 @@ class FlashSystem {
     (data_cache_ == &icache_ ? stats_.icache_hits : stats_.dcache_hits) += n;
   }
 
-  // One instruction line: a cache hit, the line just read when execution continues in it, a
-  // prefetched line, or a read that waits. A branch fetches its target anew.
-  uint32_t fetch(uint32_t line, bool continuing) {
+  // One instruction line, as ST's ART serves it: the line just read when execution continues in
+  // it, the prefetch buffer's line, a hit in the instruction cache, or a read that waits (and is
+  // copied into the cache). Lines served by the prefetch buffer are not copied into the cache.
+  uint32_t fetch(uint32_t line, bool continuing, bool* in_cache) {
     const uint32_t previous = fetch_line_;
     fetch_line_ = line;
-    const uint32_t hidden = options_.prefetch & (previous != kNoLine) & (line == previous + 1);
-    if (icache_.enabled()) {
-      // Continuing in the line just fetched is a hit on the most recently used line. Counted
-      // without branches, as in LineCache::access.
-      const uint32_t hit = icache_.access(line) | (continuing & (line == previous));
-      const uint32_t miss = hit ^ 1;
-      stats_.icache_hits += hit;
-      stats_.icache_misses += miss;
-      stats_.line_reads += miss;
-      ifills_ += miss;
-      return miss * (hidden ^ 1) * wait_states_;
-    }
     if (continuing && line == previous) return 0;
+    if (options_.prefetch && previous != kNoLine && line == previous + 1) {
+      ++stats_.line_reads;  // read ahead while the previous line executed
+      return 0;
+    }
+    if (icache_.enabled()) {
+      if (icache_.access(line)) {
+        ++stats_.icache_hits;
+        if (in_cache) *in_cache = true;
+        return 0;
+      }
+      ++stats_.icache_misses;
+      ++ifills_;
+    }
     ++stats_.line_reads;
-    return hidden ? 0 : wait_states_;
+    return wait_states_;
   }
 
   // One data line: a cache hit, or a read that waits.
