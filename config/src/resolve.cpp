@@ -121,16 +121,18 @@ void checkRules(const RawConfig& raw, const HardwareConfig& hw) {
   cache("dcache", flash.dcache_lines, flash.dcache_ways, raw.cpu.flash.dcache_lines,
         raw.cpu.flash.dcache_ways);
   if (flash.data_through_icache && flash.icache_lines == 0)
-    failRule("cpu.flash.data_through_icache = true needs an instruction cache, and "
-             "cpu.flash.icache_lines is 0",
-             {{"cpu.flash.data_through_icache", given(raw.cpu.flash.data_through_icache)},
-              {"cpu.flash.icache_lines", given(raw.cpu.flash.icache_lines)}});
+    failRule(
+        "cpu.flash.data_through_icache = true needs an instruction cache, and "
+        "cpu.flash.icache_lines is 0",
+        {{"cpu.flash.data_through_icache", given(raw.cpu.flash.data_through_icache)},
+         {"cpu.flash.icache_lines", given(raw.cpu.flash.icache_lines)}});
   if (flash.data_through_icache && flash.dcache_lines != 0)
-    failRule("cpu.flash.data_through_icache = true sends data loads to the instruction cache, "
-             "so cpu.flash.dcache_lines must be 0 (it is " +
-                 std::to_string(flash.dcache_lines) + ")",
-             {{"cpu.flash.data_through_icache", given(raw.cpu.flash.data_through_icache)},
-              {"cpu.flash.dcache_lines", given(raw.cpu.flash.dcache_lines)}});
+    failRule(
+        "cpu.flash.data_through_icache = true sends data loads to the instruction cache, "
+        "so cpu.flash.dcache_lines must be 0 (it is " +
+            std::to_string(flash.dcache_lines) + ")",
+        {{"cpu.flash.data_through_icache", given(raw.cpu.flash.data_through_icache)},
+         {"cpu.flash.dcache_lines", given(raw.cpu.flash.dcache_lines)}});
   const CoreConfig& core = hw.accel.core;
   const uint64_t tile_bytes = uint64_t{core.array_rows} * core.array_cols;  // int8 weights
   if (core.sram_bytes < tile_bytes) {

@@ -63,10 +63,17 @@ DriverPathCycles measureDriverPath(const config::HardwareConfig& config) {
                          uint32_t, uint32_t, uint32_t, bool>;
   static std::mutex mutex;
   static std::map<Key, DriverPathCycles> known;
-  const Key key{config.cpu.preset, config.cpu.flash_wait_states, config.cpu.sram_wait_states,
-                config.accel.num_cores, f.line_bytes,      f.prefetch,
-                f.icache_lines,         f.icache_ways,     f.dcache_lines,
-                f.dcache_ways,          f.data_through_icache};
+  const Key key{config.cpu.preset,
+                config.cpu.flash_wait_states,
+                config.cpu.sram_wait_states,
+                config.accel.num_cores,
+                f.line_bytes,
+                f.prefetch,
+                f.icache_lines,
+                f.icache_ways,
+                f.dcache_lines,
+                f.dcache_ways,
+                f.data_through_icache};
   std::lock_guard<std::mutex> lock(mutex);
   const auto it = known.find(key);
   if (it != known.end()) return it->second;

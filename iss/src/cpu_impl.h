@@ -110,8 +110,11 @@ struct Cpu::Impl {
   FastPaths paths;
 
   explicit Impl(const CpuOptions& o)
-      : options(o), info(coreInfo(o.core)), riscv(o.core == Core::kRv32im),
-        flash(o.flash, o.flash_wait_states, o.sram_wait_states), paths(riscv, cycles, flash) {
+      : options(o),
+        info(coreInfo(o.core)),
+        riscv(o.core == Core::kRv32im),
+        flash(o.flash, o.flash_wait_states, o.sram_wait_states),
+        paths(riscv, cycles, flash) {
     params.core = o.core;
     params.flash_wait_states = o.flash_wait_states;
     params.sram_wait_states = o.sram_wait_states;

@@ -29,12 +29,14 @@ void checkFlashOptions(const FlashOptions& o) {
   checkCache("icache", o.icache_lines, o.icache_ways);
   checkCache("dcache", o.dcache_lines, o.dcache_ways);
   if (o.data_through_icache && o.icache_lines == 0)
-    throw ConfigError("cpu.flash.data_through_icache = true needs an instruction cache "
-                      "(cpu.flash.icache_lines is 0)");
+    throw ConfigError(
+        "cpu.flash.data_through_icache = true needs an instruction cache "
+        "(cpu.flash.icache_lines is 0)");
   if (o.data_through_icache && o.dcache_lines != 0)
-    throw ConfigError("cpu.flash.data_through_icache = true leaves no use for a data cache "
-                      "(cpu.flash.dcache_lines is " +
-                      std::to_string(o.dcache_lines) + ", expected 0)");
+    throw ConfigError(
+        "cpu.flash.data_through_icache = true leaves no use for a data cache "
+        "(cpu.flash.dcache_lines is " +
+        std::to_string(o.dcache_lines) + ", expected 0)");
 }
 
 }  // namespace hilsim::iss

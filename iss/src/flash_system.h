@@ -20,8 +20,11 @@ class LineCache {
  public:
   LineCache() = default;
   LineCache(uint32_t lines, uint32_t ways)
-      : ways_(ways), set_mask_(lines == 0 ? 0 : lines / ways - 1), tags_(lines, kEmpty),
-        stamps_(lines, 0), pairs_(ways == 2 ? lines / 2 : 0, kEmptyPair) {}
+      : ways_(ways),
+        set_mask_(lines == 0 ? 0 : lines / ways - 1),
+        tags_(lines, kEmpty),
+        stamps_(lines, 0),
+        pairs_(ways == 2 ? lines / 2 : 0, kEmptyPair) {}
 
   bool enabled() const { return !tags_.empty(); }
 
@@ -73,8 +76,11 @@ class LineCache {
 class FlashSystem {
  public:
   FlashSystem(const FlashOptions& o, uint32_t wait_states, uint32_t sram_wait_states)
-      : options_(o), wait_states_(wait_states), sram_wait_states_(sram_wait_states),
-        shift_(uint32_t(__builtin_ctz(o.line_bytes))), icache_(o.icache_lines, o.icache_ways),
+      : options_(o),
+        wait_states_(wait_states),
+        sram_wait_states_(sram_wait_states),
+        shift_(uint32_t(__builtin_ctz(o.line_bytes))),
+        icache_(o.icache_lines, o.icache_ways),
         dcache_(o.dcache_lines, o.dcache_ways),
         data_cache_(o.data_through_icache ? &icache_ : (o.dcache_lines > 0 ? &dcache_ : nullptr)) {}
 
@@ -100,7 +106,8 @@ class FlashSystem {
     uint32_t wait = 0;
     bool first_in_cache = false;
     for (uint32_t k = 0; k < b.fetch_lines; ++k)
-      wait += fetch(b.fetch_first_line + k, sequential || k > 0, k == 0 ? &first_in_cache : nullptr);
+      wait +=
+          fetch(b.fetch_first_line + k, sequential || k > 0, k == 0 ? &first_in_cache : nullptr);
     for (uint32_t line : b.literal_lines) wait += data(line);
     if (first_in_cache && ifills_ == ifills && dfills_ == dfills) {
       b.flash_epoch = ifills_;

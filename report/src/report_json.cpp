@@ -38,8 +38,10 @@ Json configJson(const std::vector<config::ConfigEntry>& entries) {
 
 Json flashJson(const std::optional<rt::FlashCounts>& f) {
   if (!f) return nullptr;
-  return {{"line_reads", f->line_reads},   {"icache_hits", f->icache_hits},
-          {"icache_misses", f->icache_misses}, {"dcache_hits", f->dcache_hits},
+  return {{"line_reads", f->line_reads},
+          {"icache_hits", f->icache_hits},
+          {"icache_misses", f->icache_misses},
+          {"dcache_hits", f->dcache_hits},
           {"dcache_misses", f->dcache_misses}};
 }
 

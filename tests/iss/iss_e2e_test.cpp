@@ -61,8 +61,8 @@ Counts counts(const Core& core, const std::string& entry, std::vector<std::strin
   if (out.exit_code != 0) return {};
   const JsonDoc json = parseJson(out.out, out.command);
   const auto& flash = json.at("flash");
-  return {json.at("cycles").get<uint64_t>(),        json.at("instructions").get<uint64_t>(),
-          flash.at("line_reads").get<uint64_t>(),   flash.at("icache_misses").get<uint64_t>(),
+  return {json.at("cycles").get<uint64_t>(),       json.at("instructions").get<uint64_t>(),
+          flash.at("line_reads").get<uint64_t>(),  flash.at("icache_misses").get<uint64_t>(),
           flash.at("dcache_hits").get<uint64_t>(), flash.at("dcache_misses").get<uint64_t>()};
 }
 
@@ -164,8 +164,8 @@ TEST(IssCortexM4, LoopIsIterationsTimesBody) {
 
 // The flash memory system with caches and prefetch off: every line read waits.
 const std::vector<std::string> kBareFlash = {
-    "--set", "cpu.flash.prefetch=false",   "--set", "cpu.flash.icache_lines=0",
-    "--set", "cpu.flash.dcache_lines=0",   "--set", "cpu.flash.data_through_icache=false"};
+    "--set", "cpu.flash.prefetch=false", "--set", "cpu.flash.icache_lines=0",
+    "--set", "cpu.flash.dcache_lines=0", "--set", "cpu.flash.data_through_icache=false"};
 
 std::vector<std::string> with(std::vector<std::string> a, const std::vector<std::string>& b) {
   a.insert(a.end(), b.begin(), b.end());
@@ -202,8 +202,8 @@ TEST(IssCortexM4, FlashWaitStatesOnModelReads) {
 // A loop that fits the preset's instruction cache runs at zero wait states after its first
 // iteration (within 2%; here exactly), at the preset's flash wait states.
 void expectLoopInCache(const Core& core, const char* wait_states) {
-  const std::vector<std::string> ws = {"--set", std::string("cpu.flash_wait_states=") +
-                                                    wait_states};
+  const std::vector<std::string> ws = {"--set",
+                                       std::string("cpu.flash_wait_states=") + wait_states};
   const uint64_t first = cycles(core, "count_down", with({"--arg", "1"}, ws));
   const uint64_t many = cycles(core, "count_down", with({"--arg", "1001"}, ws));
   const uint64_t first0 = cycles(core, "count_down", {"--arg", "1"});
@@ -212,7 +212,8 @@ void expectLoopInCache(const Core& core, const char* wait_states) {
   EXPECT_LE(double(many - first), 1.02 * double(many0 - first0)) << core.preset;
   EXPECT_EQ(many - first, many0 - first0) << core.preset;
   // Without caches or prefetch each later iteration reads its line again.
-  const uint64_t bare_first = cycles(core, "count_down", with(with({"--arg", "1"}, ws), kBareFlash));
+  const uint64_t bare_first =
+      cycles(core, "count_down", with(with({"--arg", "1"}, ws), kBareFlash));
   const uint64_t bare_many =
       cycles(core, "count_down", with(with({"--arg", "1001"}, ws), kBareFlash));
   EXPECT_EQ(bare_many - bare_first, many0 - first0 + 1000u * std::stoul(wait_states))

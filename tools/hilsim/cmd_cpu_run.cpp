@@ -120,8 +120,10 @@ int cpuRunCommand(int argc, char** argv, int first) {
   }
   const iss::FlashStats& f = cpu.flashStats();
   if (json) {
-    const Json flash = {{"line_reads", f.line_reads},       {"icache_hits", f.icache_hits},
-                        {"icache_misses", f.icache_misses}, {"dcache_hits", f.dcache_hits},
+    const Json flash = {{"line_reads", f.line_reads},
+                        {"icache_hits", f.icache_hits},
+                        {"icache_misses", f.icache_misses},
+                        {"dcache_hits", f.dcache_hits},
                         {"dcache_misses", f.dcache_misses}};
     const Json result = {{"cycles", r.cycles}, {"instructions", r.instructions}, {"flash", flash}};
     std::cout << formatJson(result, JsonLayout{0}) << "\n";

@@ -391,8 +391,8 @@ uint64_t byteLoads(uint32_t wait, const FlashOptions& flash, int runs, FlashStat
     code.push_back(uint8_t(insn));
     code.push_back(uint8_t(insn >> 8));
   }
-  cpu.loadElf(ElfImage::parse(
-      test::buildElf(40, {{kFirmwareSramBase + 0x100, code}}, {}).bytes, "data.elf"));
+  cpu.loadElf(ElfImage::parse(test::buildElf(40, {{kFirmwareSramBase + 0x100, code}}, {}).bytes,
+                              "data.elf"));
   uint64_t cycles = 0;
   for (int i = 0; i < runs; ++i) {
     const RunResult r = cpu.call(kFirmwareSramBase + 0x100, {0, kModelFlashBase});
@@ -431,8 +431,7 @@ TEST(CpuFlash, DataLoadsFromFlashPayPerLineOnAMiss) {
 TEST(CpuFlash, LiteralLoadsGoThroughTheDataPath) {
   // 0x100: ldr r0, [pc, #4] (the word at 0x108); bx lr; nop; nop; .word 42. Code and literal
   // share no line: the code is line 0x20, the literal line 0x21.
-  const std::vector<uint8_t> code =
-      halfwords({0x4801, 0x4770, 0xbf00, 0xbf00, 42, 0});
+  const std::vector<uint8_t> code = halfwords({0x4801, 0x4770, 0xbf00, 0xbf00, 42, 0});
   for (const bool dcache : {false, true}) {
     CpuOptions o = m4();
     o.flash_wait_states = 3;

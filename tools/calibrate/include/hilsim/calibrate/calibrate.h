@@ -31,7 +31,7 @@ struct Calibration {
   std::string preset;
   uint32_t flash_wait_states = 0;
   uint32_t sram_wait_states = 0;
-  timing::FlashSystemConfig flash;  // the flash memory system it was measured with
+  timing::FlashSystemConfig flash;       // the flash memory system it was measured with
   timing::CpuCoefficients coefficients;  // the preset's, with the fitted ones replaced
   std::vector<std::string> fitted;       // names of the coefficients the fit set
   std::vector<OpFit> fits;
