@@ -62,7 +62,8 @@ struct alignas(64) BlockTiming {
   uint32_t nonseq_entry_cycles = 0;
   // E31: the block ends in a conditional branch at branch_pc (predicted by the branch history).
   bool conditional_branch = false;
-  bool uses_flash = false;  // fetch_lines or literal_lines
+  bool uses_flash = false;     // fetch_lines or literal_lines
+  uint16_t literal_count = 0;  // literal_lines.size()
   uint32_t branch_pc = 0;
   // Flash memory system (flash_system.h): the flash lines the block's instructions span (none
   // outside the flash code region), the lines its literal loads read, and the cache fill counts

@@ -3,8 +3,8 @@
 // instruction and data caches (iss/README.md, "Flash memory system"). Private to the library.
 //
 // Instruction fetches are checked a block at a time: each block knows the lines it spans, and a
-// block all of whose lines hit is remembered with the counts of cache fills at that time, so that
-// running it again before the caches it uses changed costs a comparison or two.
+// block all of whose lines hit is marked with its caches' epochs, and the sets it relies on are
+// pinned; running it again before a line fills a pinned set costs a comparison or two.
 
 #include <algorithm>
 #include <cstdint>
@@ -24,12 +24,24 @@ class LineCache {
         set_mask_(lines == 0 ? 0 : lines / ways - 1),
         tags_(lines, kEmpty),
         stamps_(lines, 0),
-        pairs_(ways == 2 ? lines / 2 : 0, kEmptyPair) {}
+        pairs_(ways == 2 ? lines / 2 : 0, kEmptyPair),
+        pins_(lines == 0 ? 0 : lines / ways, kUnpinned) {}
 
   bool enabled() const { return !tags_.empty(); }
 
+  // True on a hit; on a miss the line replaces the set's least recently used one, and a set
+  // pinned at `epoch` (a marked block relies on a line in it) advances the epoch.
+  bool access(uint32_t line, uint64_t& epoch) {
+    const bool hit = lookup(line);
+    if (!hit && pins_[line & set_mask_] == epoch) ++epoch;
+    return hit;
+  }
+
+  // Marks the set of `line` as one that blocks marked at `epoch` rely on.
+  void pin(uint32_t line, uint64_t epoch) { pins_[line & set_mask_] = epoch; }
+
   // True on a hit; on a miss the line replaces the set's least recently used one.
-  bool access(uint32_t line) {
+  bool lookup(uint32_t line) {
     if (ways_ == 2) {
       // The common case: each set is one word, the most recently used line in its upper half,
       // so that a check is one load and one store, without branches (whether a line hits is as
@@ -56,20 +68,36 @@ class LineCache {
     return false;
   }
 
+  // True when the line is held, without counting as a use.
+  bool contains(uint32_t line) const {
+    if (tags_.empty()) return false;
+    if (ways_ == 2) {
+      const uint64_t pair = pairs_[line & set_mask_];
+      return uint32_t(pair >> 32) == line || uint32_t(pair) == line;
+    }
+    const uint32_t first = (line & set_mask_) * ways_;
+    for (uint32_t w = first; w < first + ways_; ++w)
+      if (tags_[w] == line) return true;
+    return false;
+  }
+
   void clear() {
     std::fill(tags_.begin(), tags_.end(), kEmpty);
     std::fill(stamps_.begin(), stamps_.end(), 0);
     std::fill(pairs_.begin(), pairs_.end(), kEmptyPair);
+    std::fill(pins_.begin(), pins_.end(), kUnpinned);
   }
 
  private:
   static constexpr uint32_t kEmpty = 0xFFFF'FFFF;
   static constexpr uint64_t kEmptyPair = ~uint64_t{0};
+  static constexpr uint64_t kUnpinned = ~uint64_t{0};
   uint32_t ways_ = 1;
   uint32_t set_mask_ = 0;
   std::vector<uint32_t> tags_;
   std::vector<uint64_t> stamps_;  // last use of each way (more than 2 ways)
   std::vector<uint64_t> pairs_;   // 2 ways: each set's lines, most recently used first
+  std::vector<uint64_t> pins_;    // per set: the epoch at which a marked block relied on it
   uint64_t clock_ = 0;
 };
 
@@ -91,29 +119,18 @@ class FlashSystem {
   // The wait cycles of fetching block `b` (its lines and its literal loads); `sequential`: the
   // block follows the previous one without a branch.
   uint32_t blockCycles(const BlockTiming& b, bool sequential) {
-    if (b.flash_epoch == ifills_ && (b.literal_lines.empty() || b.flash_data_epoch == dfills_)) {
+    if (b.flash_epoch == ifills_ && (b.literal_count == 0 || b.flash_data_epoch == dfills_)) {
       // The block's first line hit the cache when it last ran, its other lines came from the
-      // prefetch or hit too, and no cache filled since: the same again.
+      // prefetch or hit too, and no line filled a set it relies on since: the same again.
       const uint32_t rest = b.fetch_lines - 1;
       stats_.icache_hits += 1 + (options_.prefetch ? 0 : rest);
       stats_.line_reads += options_.prefetch ? rest : 0;
-      const uint32_t literals = uint32_t(b.literal_lines.size());
-      countDataHits(literals);
       fetch_line_ = b.fetch_first_line + rest;
-      return data_cache_ == nullptr ? literals * wait_states_ : 0;  // uncached literals wait
+      if (b.literal_count == 0) return 0;
+      countDataHits(b.literal_count);
+      return data_cache_ == nullptr ? b.literal_count * wait_states_ : 0;  // uncached literals wait
     }
-    const uint64_t ifills = ifills_, dfills = dfills_;
-    uint32_t wait = 0;
-    bool first_in_cache = false;
-    for (uint32_t k = 0; k < b.fetch_lines; ++k)
-      wait +=
-          fetch(b.fetch_first_line + k, sequential || k > 0, k == 0 ? &first_in_cache : nullptr);
-    for (uint32_t line : b.literal_lines) wait += data(line);
-    if (first_in_cache && ifills_ == ifills && dfills_ == dfills) {
-      b.flash_epoch = ifills_;
-      b.flash_data_epoch = dfills_;
-    }
-    return wait;
+    return checkBlock(b, sequential);
   }
 
   // A data load of model flash: its wait cycles beyond the SRAM access its block charged.
@@ -139,6 +156,30 @@ class FlashSystem {
  private:
   static constexpr uint32_t kNoLine = 0xFFFF'FFFF;
 
+  // The block's lines one by one (kept out of line, so that the common case stays small).
+  __attribute__((noinline)) uint32_t checkBlock(const BlockTiming& b, bool sequential) {
+    const uint64_t misses = stats_.icache_misses + stats_.dcache_misses;
+    uint32_t wait = 0;
+    bool first_in_cache = false;
+    for (uint32_t k = 0; k < b.fetch_lines; ++k)
+      wait +=
+          fetch(b.fetch_first_line + k, sequential || k > 0, k == 0 ? &first_in_cache : nullptr);
+    for (uint32_t line : b.literal_lines) wait += data(line);
+    if (first_in_cache && stats_.icache_misses + stats_.dcache_misses == misses) {
+      // Every line hit: mark the block, and pin the sets it relies on, so that a fill into one
+      // of them (and only that) ends the mark.
+      icache_.pin(b.fetch_first_line, ifills_);
+      if (!options_.prefetch)
+        for (uint32_t k = 1; k < b.fetch_lines; ++k) icache_.pin(b.fetch_first_line + k, ifills_);
+      if (data_cache_ != nullptr)
+        for (uint32_t line : b.literal_lines)
+          data_cache_->pin(line, data_cache_ == &icache_ ? ifills_ : dfills_);
+      b.flash_epoch = ifills_;
+      b.flash_data_epoch = dfills_;
+    }
+    return wait;
+  }
+
   void countDataHits(uint32_t n) {
     if (data_cache_ == nullptr) {  // every literal load reads the flash
       stats_.line_reads += n;
@@ -153,19 +194,24 @@ class FlashSystem {
   uint32_t fetch(uint32_t line, bool continuing, bool* in_cache) {
     const uint32_t previous = fetch_line_;
     fetch_line_ = line;
-    if (continuing && line == previous) return 0;
+    // A first line served without the cache may still be in it: the block then hits however it
+    // is entered.
+    if (continuing && line == previous) {
+      if (in_cache) *in_cache = icache_.contains(line);
+      return 0;
+    }
     if (options_.prefetch && previous != kNoLine && line == previous + 1) {
       ++stats_.line_reads;  // read ahead while the previous line executed
+      if (in_cache) *in_cache = icache_.contains(line);
       return 0;
     }
     if (icache_.enabled()) {
-      if (icache_.access(line)) {
+      if (icache_.access(line, ifills_)) {
         ++stats_.icache_hits;
         if (in_cache) *in_cache = true;
         return 0;
       }
       ++stats_.icache_misses;
-      ++ifills_;
     }
     ++stats_.line_reads;
     return wait_states_;
@@ -175,12 +221,11 @@ class FlashSystem {
   uint32_t data(uint32_t line) {
     if (data_cache_ != nullptr) {
       const bool through_icache = data_cache_ == &icache_;
-      if (data_cache_->access(line)) {
+      if (data_cache_->access(line, through_icache ? ifills_ : dfills_)) {
         ++(through_icache ? stats_.icache_hits : stats_.dcache_hits);
         return 0;
       }
       ++(through_icache ? stats_.icache_misses : stats_.dcache_misses);
-      ++(through_icache ? ifills_ : dfills_);
     }
     ++stats_.line_reads;
     return wait_states_;
@@ -192,7 +237,9 @@ class FlashSystem {
   uint32_t shift_;
   LineCache icache_, dcache_;
   LineCache* data_cache_;
-  uint64_t ifills_ = 0;  // fills of each cache: a block's lines all hit until one changes
+  // Epochs of the blocks' marks, per cache: they advance when a line fills a set that a marked
+  // block relies on (a pinned set), or when the caches are emptied.
+  uint64_t ifills_ = 0;
   uint64_t dfills_ = 0;
   uint32_t fetch_line_ = kNoLine;
   uint32_t data_line_ = kNoLine;
