@@ -93,9 +93,8 @@ struct FlashCounts {
   uint64_t dcache_hits = 0;
   uint64_t dcache_misses = 0;
   FlashCounts operator-(const FlashCounts& o) const {
-    return {line_reads - o.line_reads, icache_hits - o.icache_hits,
-            icache_misses - o.icache_misses, dcache_hits - o.dcache_hits,
-            dcache_misses - o.dcache_misses};
+    return {line_reads - o.line_reads, icache_hits - o.icache_hits, icache_misses - o.icache_misses,
+            dcache_hits - o.dcache_hits, dcache_misses - o.dcache_misses};
   }
 };
 
