@@ -4,9 +4,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
+#include <atomic>
 #include <cerrno>
+#include <climits>
 #include <cstring>
 #include <filesystem>
+#include <mutex>
 #include <stdexcept>
 
 #include "hilsim/errors.h"
@@ -49,6 +53,69 @@ std::string readTextFile(const std::string& path, const std::string& what) {
   return std::string(bytes.begin(), bytes.end());
 }
 
+namespace {
+
+// The registry of temporary files: fixed slots, so that a signal handler reads it without
+// allocating or locking. A slot's path is written before `used` is set and only read while set.
+struct TemporarySlot {
+  std::atomic<bool> used{false};
+  char path[PATH_MAX] = {};
+};
+std::array<TemporarySlot, RegisteredTemporary::kMaxRegisteredTemporaries> g_temporaries;
+std::mutex g_temporaries_mutex;  // between registering threads; never taken by the handler
+
+}  // namespace
+
+RegisteredTemporary::RegisteredTemporary(const std::string& path) {
+  if (path.size() >= PATH_MAX) return;
+  std::lock_guard<std::mutex> lock(g_temporaries_mutex);
+  for (size_t i = 0; i < g_temporaries.size(); ++i) {
+    TemporarySlot& slot = g_temporaries[i];
+    if (slot.used.load(std::memory_order_acquire)) continue;
+    std::memcpy(slot.path, path.c_str(), path.size() + 1);
+    slot.used.store(true, std::memory_order_release);
+    slot_ = static_cast<int>(i);
+    return;
+  }
+}
+
+RegisteredTemporary::~RegisteredTemporary() {
+  release();
+}
+
+void RegisteredTemporary::release() {
+  if (slot_ < 0) return;
+  std::lock_guard<std::mutex> lock(g_temporaries_mutex);
+  g_temporaries[static_cast<size_t>(slot_)].used.store(false, std::memory_order_release);
+  slot_ = -1;
+}
+
+RegisteredTemporary& RegisteredTemporary::operator=(RegisteredTemporary&& other) noexcept {
+  if (this != &other) {
+    release();
+    slot_ = other.slot_;
+    other.slot_ = -1;
+  }
+  return *this;
+}
+
+void removeRegisteredTemporaries() noexcept {
+  for (TemporarySlot& slot : g_temporaries)
+    if (slot.used.load(std::memory_order_acquire)) ::unlink(slot.path);
+}
+
+namespace {
+
+// The temporary file an output is written through, beside it: ".<name>.tmp.<pid>".
+std::string temporaryPath(const std::string& path) {
+  const fs::path target(path);
+  return (target.parent_path() /
+          ("." + target.filename().string() + ".tmp." + std::to_string(::getpid())))
+      .string();
+}
+
+}  // namespace
+
 void checkWritable(const std::string& path, const std::string& what) {
   if (path.empty()) throw InputError(what + ": empty path");
   const fs::path parent = fs::path(path).parent_path();
@@ -56,14 +123,23 @@ void checkWritable(const std::string& path, const std::string& what) {
   if (!parent.empty() && !fs::is_directory(parent, ec))
     throw InputError(what + " '" + path + "': directory '" + parent.string() + "' does not exist");
   if (fs::is_directory(path, ec)) throw InputError(what + " '" + path + "' is a directory");
+  // Create and remove the temporary file the output will be written through: permissions, a
+  // read-only file system or a full directory table answer now rather than after the work.
+  const std::string probe = temporaryPath(path);
+  const RegisteredTemporary registration(probe);
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    if (errno == EEXIST) return;  // a temporary of this process is being written there
+    throw InputError(what + " '" + path + "': cannot create: " + std::strerror(errno));
+  }
+  ::close(fd);
+  ::unlink(probe.c_str());
 }
 
 AtomicFileWriter::AtomicFileWriter(const std::string& path) : path_(path) {
   checkWritable(path, "output");
-  const fs::path target(path);
-  tmp_ = (target.parent_path() /
-          ("." + target.filename().string() + ".tmp." + std::to_string(::getpid())))
-             .string();
+  tmp_ = temporaryPath(path);
+  registration_ = RegisteredTemporary(tmp_);
   fd_ = ::open(tmp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd_ < 0) throw InputError("cannot write '" + path_ + "': " + std::strerror(errno));
 }

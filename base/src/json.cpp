@@ -1,6 +1,7 @@
 #include "hilsim/base/json.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -110,10 +111,10 @@ class JsonText {
 
 }  // namespace
 
-std::string tenDigits(double value) {
+std::string shortestNumber(double value) {
   char text[32];
-  std::snprintf(text, sizeof text, "%.10g", value);
-  return text;
+  const std::to_chars_result r = std::to_chars(text, text + sizeof text, value);
+  return std::string(text, r.ptr);
 }
 
 std::string formatJson(const Json& value, const JsonLayout& layout) {

@@ -1,8 +1,10 @@
 #include "resolve.h"
 
+#include <optional>
 #include <vector>
 
 #include "hilsim/errors.h"
+#include "hilsim/iss/core_model.h"
 #include "keys.h"
 #include "text.h"
 
@@ -65,27 +67,30 @@ timing::CpuCoefficients presetCoefficients(const RawConfig& raw,
 // simulator runs the reference kernels' firmware only, not CMSIS-NN.
 void resolveCpuModel(const RawConfig& raw, const HardwareConfig& given_values, HardwareConfig& hw) {
   const CpuConfig& cpu = given_values.cpu;
-  const timing::CpuPresetMemory memory = timing::cpuPresetMemory(cpu.preset);
-  const bool iss_possible = memory.has_iss && cpu.kernels == timing::KernelLibrary::kReference;
+  const std::optional<iss::Core> core = iss::coreForPreset(cpu.preset);
+  const bool has_iss = core.has_value();
+  const bool iss_possible = has_iss && cpu.kernels == timing::KernelLibrary::kReference;
   hw.cpu.model = iss_possible ? CpuModel::kIss : CpuModel::kCost;
-  hw.cpu.flash_wait_states = memory.flash_wait_states;
-  hw.cpu.sram_wait_states = memory.sram_wait_states;
-  hw.cpu.flash = memory.flash;
+  if (core) {
+    hw.cpu.flash_wait_states = iss::coreInfo(*core).flash_wait_states;
+    hw.cpu.sram_wait_states = iss::coreInfo(*core).sram_wait_states;
+    hw.cpu.flash = iss::coreInfo(*core).flash;
+  }
   // The default preset (documented as cost in default.yaml) runs without the note.
   const bool default_core =
       cpu.preset == CpuConfig{}.preset && cpu.kernels == timing::KernelLibrary::kReference;
   if (!raw.cpu.model.value && !iss_possible && !default_core)
     hw.cpu.model_note =
         std::string("note: cpu.model is cost: ") +
-        (memory.has_iss ? "the instruction-set simulator runs the reference kernels only, and "
-                          "cpu.kernels is '" +
-                              std::string(toString(cpu.kernels)) + "'"
-                        : "cpu.preset '" + cpu.preset + "' has no instruction timing table") +
+        (has_iss ? "the instruction-set simulator runs the reference kernels only, and "
+                   "cpu.kernels is '" +
+                       std::string(toString(cpu.kernels)) + "'"
+                 : "cpu.preset '" + cpu.preset + "' has no instruction timing table") +
         "; reference and driver cycles come from the cost model";
   if (raw.cpu.model.value && cpu.model == CpuModel::kIss && !iss_possible) {
     std::string with_iss;
     for (const std::string& p : timing::cpuPresetNames())
-      if (timing::cpuPresetMemory(p).has_iss) with_iss += (with_iss.empty() ? "" : ", ") + p;
+      if (iss::coreForPreset(p)) with_iss += (with_iss.empty() ? "" : ", ") + p;
     failRule("cpu.model = 'iss' needs a preset with a timing table (" + with_iss +
                  ") and cpu.kernels = 'reference'; cpu.preset is '" + cpu.preset +
                  "' and cpu.kernels '" + toString(cpu.kernels) + "'",
@@ -103,7 +108,7 @@ void checkRules(const RawConfig& raw, const HardwareConfig& hw) {
              {{"accel.dma.max_burst_bytes", given(raw.accel.dma.max_burst_bytes)},
               {"bus.width_bytes", given(raw.bus.width_bytes)}});
   }
-  const timing::FlashSystemConfig& flash = hw.cpu.flash;
+  const iss::FlashOptions& flash = hw.cpu.flash;
   const auto cache = [&](const char* name, uint32_t lines, uint32_t ways, const RawInt& raw_lines,
                          const RawInt& raw_ways) {
     if (lines == 0) return;

@@ -1,8 +1,9 @@
 #include "hilsim/firmware/driver_timing.h"
 
-#include <map>
 #include <mutex>
-#include <tuple>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "hilsim/config/derived.h"
 #include "hilsim/drv/regs.h"
@@ -30,7 +31,7 @@ class InstantRegisters final : public iss::MmioHandler {
 
 DriverPathCycles measure(const config::HardwareConfig& config) {
   rt::CountingClock clock;  // the probe's cycles are read from the ISS, not from a clock
-  HostMcu mcu(hostMcuOptions(config), clock);
+  HostMcu mcu(config.cpu, clock);
   iss::Cpu& cpu = mcu.cpu();
   InstantRegisters registers;
   cpu.mapMmio(iss::kAcceleratorRegsBase, iss::kAcceleratorRegsBytes, registers);
@@ -58,26 +59,24 @@ DriverPathCycles measure(const config::HardwareConfig& config) {
 }  // namespace
 
 DriverPathCycles measureDriverPath(const config::HardwareConfig& config) {
-  const timing::FlashSystemConfig& f = config.cpu.flash;
-  using Key = std::tuple<std::string, uint32_t, uint32_t, uint32_t, uint32_t, bool, uint32_t,
-                         uint32_t, uint32_t, uint32_t, bool>;
+  // What the measurement depends on: the image, the core as configured, and the cores the driver
+  // initializes.
+  struct Key {
+    std::string preset;
+    iss::CpuOptions cpu;
+    uint32_t num_cores;
+    bool operator==(const Key& o) const {
+      return preset == o.preset && cpu == o.cpu && num_cores == o.num_cores;
+    }
+  };
   static std::mutex mutex;
-  static std::map<Key, DriverPathCycles> known;
-  const Key key{config.cpu.preset,
-                config.cpu.flash_wait_states,
-                config.cpu.sram_wait_states,
-                config.accel.num_cores,
-                f.line_bytes,
-                f.prefetch,
-                f.icache_lines,
-                f.icache_ways,
-                f.dcache_lines,
-                f.dcache_ways,
-                f.data_through_icache};
+  static std::vector<std::pair<Key, DriverPathCycles>> known;
+  const Key key{config.cpu.preset, hostCpuOptions(config.cpu), config.accel.num_cores};
   std::lock_guard<std::mutex> lock(mutex);
-  const auto it = known.find(key);
-  if (it != known.end()) return it->second;
-  return known[key] = measure(config);
+  for (const auto& [k, cycles] : known)
+    if (k == key) return cycles;
+  known.emplace_back(key, measure(config));
+  return known.back().second;
 }
 
 timing::PlatformTiming plannerTiming(const config::HardwareConfig& config) {
@@ -88,6 +87,19 @@ timing::PlatformTiming plannerTiming(const config::HardwareConfig& config) {
   t.host.driver_reg_cycles = 0;
   t.host.irq_handler_cycles = d.completion_cycles;
   return t;
+}
+
+rt::plan::CpuAssumptions plannerCpu(const config::HardwareConfig& config,
+                                    const timing::PlatformTiming& planner_timing) {
+  rt::plan::CpuAssumptions cpu;
+  cpu.preset = config.cpu.preset;
+  cpu.kernels = config::toString(config.cpu.kernels);
+  cpu.model = config::toString(config.cpu.model);
+  cpu.clock_mhz = config.cpu.clock_mhz;
+  cpu.driver_job_cycles = planner_timing.host.driver_job_cycles;
+  cpu.driver_reg_cycles = planner_timing.host.driver_reg_cycles;
+  cpu.irq_handler_cycles = planner_timing.host.irq_handler_cycles;
+  return cpu;
 }
 
 }  // namespace hilsim::firmware

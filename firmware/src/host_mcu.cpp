@@ -11,17 +11,6 @@
 namespace hilsim::firmware {
 namespace {
 
-iss::CpuOptions hostCpuOptions(const HostMcuOptions& o) {
-  const std::optional<iss::Core> core = iss::coreForPreset(o.preset);
-  if (!core) throw ConfigError("cpu.preset '" + o.preset + "' has no instruction-set simulator");
-  iss::CpuOptions c;
-  c.core = *core;
-  c.flash_wait_states = o.flash_wait_states;
-  c.sram_wait_states = o.sram_wait_states;
-  c.flash = o.flash;
-  return c;
-}
-
 uint32_t pageRound(size_t bytes) {
   const size_t page = iss::Cpu::kPageBytes;
   return static_cast<uint32_t>((bytes + page - 1) / page * page);
@@ -29,30 +18,20 @@ uint32_t pageRound(size_t bytes) {
 
 }  // namespace
 
-iss::FlashOptions flashOptions(const timing::FlashSystemConfig& c) {
-  iss::FlashOptions o;
-  o.line_bytes = c.line_bytes;
-  o.prefetch = c.prefetch;
-  o.icache_lines = c.icache_lines;
-  o.icache_ways = c.icache_ways;
-  o.dcache_lines = c.dcache_lines;
-  o.dcache_ways = c.dcache_ways;
-  o.data_through_icache = c.data_through_icache;
+iss::CpuOptions hostCpuOptions(const config::CpuConfig& cpu) {
+  const std::optional<iss::Core> core = iss::coreForPreset(cpu.preset);
+  if (!core) throw ConfigError("cpu.preset '" + cpu.preset + "' has no instruction-set simulator");
+  iss::CpuOptions o;
+  o.core = *core;
+  o.flash_wait_states = cpu.flash_wait_states;
+  o.sram_wait_states = cpu.sram_wait_states;
+  o.flash = cpu.flash;
   return o;
 }
 
-HostMcuOptions hostMcuOptions(const config::HardwareConfig& config) {
-  HostMcuOptions o;
-  o.preset = config.cpu.preset;
-  o.flash_wait_states = config.cpu.flash_wait_states;
-  o.sram_wait_states = config.cpu.sram_wait_states;
-  o.flash = flashOptions(config.cpu.flash);
-  return o;
-}
-
-HostMcu::HostMcu(const HostMcuOptions& options, rt::HostClock& clock)
-    : cpu_(std::make_unique<iss::Cpu>(hostCpuOptions(options))),
-      image_(iss::ElfImage::fromFile(imagePath(options.preset))),
+HostMcu::HostMcu(const config::CpuConfig& cpu, rt::HostClock& clock)
+    : cpu_(std::make_unique<iss::Cpu>(hostCpuOptions(cpu))),
+      image_(iss::ElfImage::fromFile(imagePath(cpu.preset))),
       clock_(clock) {
   cpu_->loadElf(image_);
   kernel_entry_ = entry("hs_kernel");

@@ -5,12 +5,12 @@
 #include <fstream>
 
 #include "hilsim/errors.h"
+#include "hilsim/iss/core_model.h"
 
 namespace hilsim::firmware {
 
 const std::vector<std::string>& presets() {
-  static const std::vector<std::string> names = {"cortex-m0plus", "cortex-m4f", "cortex-m33",
-                                                 "rv32im"};
+  static const std::vector<std::string> names = iss::issPresetNames();
   return names;
 }
 

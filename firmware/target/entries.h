@@ -19,7 +19,7 @@ void hs_cpu_init(void);
 // kCallBufferWords (129) words in .bss.
 extern uint32_t hs_call_words[];
 
-// hs_call_payload_words (kernel_entries.cpp, in flash): 76 words, each kernel's payload word
+// hs_call_payload_words (kernel_entries.cpp, in flash): 78 words, each kernel's payload word
 // count as this image lays calls out, indexed by KernelId (entry 0 unused), so a test can check
 // that host and image agree.
 

@@ -7,14 +7,12 @@
 #include <vector>
 
 #include "hilsim/iss/core_model.h"
+#include "hilsim/iss/cpu.h"
 
 namespace hilsim::iss {
 
-struct TimingParams {
-  Core core = Core::kCortexM4F;
-  uint32_t flash_wait_states = 0;
-  uint32_t sram_wait_states = 0;
-};
+// The timing rules read the core and the wait states of the CPU's options.
+using TimingParams = CpuOptions;
 
 // How to find the address a load or store used, to name the instruction of a memory fault
 // (Unicorn reports the block, not the instruction). Register numbers are core register numbers.

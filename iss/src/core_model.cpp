@@ -1,4 +1,13 @@
 // Per-core engine configuration and defaults. Every number is derived in iss/README.md.
+// Flash wait states of the typical part at the preset's clock (iss/README.md, "Wait states"):
+// STM32G0 at 48 MHz (RM0444), STM32L4R5 at 120 MHz (RM0432), STM32U5 at 128 MHz (RM0456); the
+// E31's ITIM and DTIM have none, and every part's SRAM runs at the core clock.
+// Their flash memory systems (iss/README.md, "Flash memory system"): the STM32G0's prefetch and
+// 2 x 64-bit instruction cache (RM0444), the STM32L4R5's ART accelerator with 1 KB of instruction
+// and 256 bytes of data cache in 64-bit lines, prefetch off as ST's HAL leaves it (RM0432), the
+// STM32U5's 8 KB 2-way ICACHE of 16-byte lines on the code bus, which serves literal and constant
+// loads too (RM0456), and the FE310's 16 KB 2-way instruction cache of 32-byte lines (FE310-G002
+// manual).
 
 #include "hilsim/iss/core_model.h"
 
@@ -16,16 +25,30 @@ const CoreInfo kCores[] = {
      {UC_ARCH_ARM, kArmMClass, UC_CPU_ARM_CORTEX_M0},
      true,
      15,
-     11},
+     11,
+     1,
+     0,
+     {8, true, 2, 2, 0, 1, false}},
     // Exception entry 12, exit 10 (Cortex-M4 TRM; without FPU context stacking).
-    {Core::kCortexM4F, "cortex-m4f", {UC_ARCH_ARM, kArmMClass, UC_CPU_ARM_CORTEX_M4}, true, 12, 10},
+    {Core::kCortexM4F,
+     "cortex-m4f",
+     {UC_ARCH_ARM, kArmMClass, UC_CPU_ARM_CORTEX_M4},
+     true,
+     12,
+     10,
+     5,
+     0,
+     {8, false, 128, 4, 32, 4, false}},
     // Exception entry and exit as Cortex-M4.
     {Core::kCortexM33,
      "cortex-m33",
      {UC_ARCH_ARM, kArmMClass, UC_CPU_ARM_CORTEX_M33},
      true,
      12,
-     10},
+     10,
+     3,
+     0,
+     {16, true, 512, 2, 0, 1, true}},
     // SiFive E31. Exception entry: 4 cycles of
     // interrupt latency plus 16 stores of a trap wrapper; exit: 16 loads, mret and its refill.
     {Core::kRv32im,
@@ -33,7 +56,10 @@ const CoreInfo kCores[] = {
      {UC_ARCH_RISCV, UC_MODE_RISCV32, UC_CPU_RISCV32_SIFIVE_E31},
      false,
      20,
-     20},
+     20,
+     0,
+     0,
+     {32, false, 512, 2, 0, 1, false}},
 };
 
 }  // namespace

@@ -47,7 +47,7 @@ Cpu::Cpu(const CpuOptions& options)
     }
     if (page != kPageBytes)
       throw Error("the CPU engine does not support " + std::to_string(kPageBytes) + "-byte pages");
-    s.thumb = std::make_unique<ThumbTiming>(s.params);
+    s.thumb = std::make_unique<ThumbTiming>(s.options);
   }
   if ((err = uc_mem_map(s.uc, kFlashCodeBase, kFlashCodeBytes, UC_PROT_READ | UC_PROT_EXEC)) ||
       (err = uc_mem_map(s.uc, kFirmwareSramBase, kFirmwareSramBytes, UC_PROT_ALL)) ||
@@ -72,10 +72,10 @@ Core Cpu::core() const {
   return impl_->options.core;
 }
 uint32_t Cpu::flashWaitStates() const {
-  return impl_->params.flash_wait_states;
+  return impl_->options.flash_wait_states;
 }
 uint32_t Cpu::sramWaitStates() const {
-  return impl_->params.sram_wait_states;
+  return impl_->options.sram_wait_states;
 }
 uint64_t Cpu::cycles() const {
   return impl_->cycles;

@@ -79,7 +79,6 @@ struct Cpu::Impl {
 
   CpuOptions options;
   const CoreInfo& info;
-  TimingParams params;
   bool riscv;
   uc_engine* uc = nullptr;
   std::unique_ptr<ThumbTiming> thumb;
@@ -114,11 +113,7 @@ struct Cpu::Impl {
         info(coreInfo(o.core)),
         riscv(o.core == Core::kRv32im),
         flash(o.flash, o.flash_wait_states, o.sram_wait_states),
-        paths(riscv, cycles, flash) {
-    params.core = o.core;
-    params.flash_wait_states = o.flash_wait_states;
-    params.sram_wait_states = o.sram_wait_states;
-  }
+        paths(riscv, cycles, flash) {}
 
   ~Impl() {
     for (Frame& f : frames)
@@ -177,7 +172,7 @@ struct Cpu::Impl {
     std::vector<DivideSite> sites;
     const DivideHooked hooked = [this](uint32_t a) { return hooked_divides.count(a) != 0; };
     auto b = std::make_unique<BlockTiming>(
-        riscv ? analyzeRiscV(params, address, code.data(), size, hooked, sites)
+        riscv ? analyzeRiscV(options, address, code.data(), size, hooked, sites)
               : thumb->analyze(address, code.data(), size, hooked, sites));
     for (const DivideSite& s : sites) divides[s.address] = s;
     if (inFlashCode(address)) {

@@ -25,7 +25,7 @@ void Cpu::mapBytes(uint32_t base, const void* data, size_t bytes) {
   PageBuffer buffer = allocatePages(size);
   if (bytes != 0) std::memcpy(buffer.get(), data, bytes);
   uc_err err;
-  if (s.params.flash_wait_states > 0 && inRegion(base, size, kModelFlashBase, kModelFlashBytes)) {
+  if (s.options.flash_wait_states > 0 && inRegion(base, size, kModelFlashBase, kModelFlashBytes)) {
     auto region = std::make_unique<Impl::CountedRegion>(
         Impl::CountedRegion{&s, base, size, std::move(buffer)});
     err = uc_mmio_map(s.uc, base, size, &Impl::countedRead, region.get(), &Impl::countedWrite,
@@ -156,7 +156,7 @@ void Cpu::loadElf(const ElfImage& image) {
     if (!seg.executable) continue;
     uc_ctl_remove_cache(s.uc, seg.vaddr, uint64_t(seg.vaddr) + seg.mem_bytes);
     for (const DivideSite& site :
-         scanDivides(s.params.core, seg.vaddr, seg.bytes.data(), seg.bytes.size())) {
+         scanDivides(s.options.core, seg.vaddr, seg.bytes.data(), seg.bytes.size())) {
       if (!s.hooked_divides.insert(site.address).second) continue;
       uc_hook hook;
       uc_hook_add(s.uc, &hook, UC_HOOK_CODE, reinterpret_cast<void*>(&Impl::divideHook), &s,

@@ -95,4 +95,44 @@ SoftmaxStatus softmaxInt8ToInt16(const SoftmaxInt8Params& p, const int8_t* input
   return softmaxInt8(p, input, output, failed_row);
 }
 
+void softmaxInt16(const SoftmaxInt16Params& p, const int16_t* input, const int16_t* exp_lut,
+                  const int16_t* reciprocal_lut, int16_t* output) {
+  const size_t depth = static_cast<size_t>(p.depth);
+  const auto saturate16 = [](int32_t v) {
+    return static_cast<int16_t>(std::clamp<int32_t>(v, -32768, 32767));
+  };
+  for (int32_t r = 0; r < p.rows; ++r) {
+    const int16_t* x = input + static_cast<size_t>(r) * depth;
+    int16_t* y = output + static_cast<size_t>(r) * depth;
+    int16_t max = std::numeric_limits<int16_t>::min();
+    for (size_t c = 0; c < depth; ++c) max = std::max(max, x[c]);
+
+    // The exps (Q0.15) are kept in the output row until the reciprocal is known, as TFLite
+    // Micro does; the input is read before its element is overwritten.
+    int32_t sum_of_exps = 0;
+    for (size_t c = 0; c < depth; ++c) {
+      const int32_t diff = int32_t{x[c]} - max;
+      const int32_t scaled_diff =
+          multiplyByQuantizedMultiplier(diff, p.input_multiplier, p.input_left_shift);
+      y[c] = lutLookupInt16(saturate16(scaled_diff + 32767), exp_lut);
+      sum_of_exps += y[c];
+    }
+
+    // The sum's leading bit moved to bit 30, kept to 17 bits (Q1.15 in [1, 2)), less 1 and
+    // recentred from [0, 65535] to [-32768, 32767] for the 1 / (1 + x) table.
+    const int headroom_plus_one = fp::countLeadingZeros(static_cast<uint32_t>(sum_of_exps));
+    const int32_t shifted_sum = static_cast<int32_t>(
+        ((static_cast<int64_t>(sum_of_exps) << (headroom_plus_one - 1)) + (1 << 13)) >> 14);
+    const int16_t reciprocal =
+        lutLookupInt16(saturate16(shifted_sum - ((1 << 15) + (1 << 16))), reciprocal_lut);
+
+    const int right_shift = 31 - headroom_plus_one;
+    const int64_t round = int64_t{1} << (right_shift - 1);
+    for (size_t c = 0; c < depth; ++c) {
+      const int64_t scaled = (int64_t{y[c]} * int64_t{reciprocal} + round) >> right_shift;
+      y[c] = static_cast<int16_t>(std::clamp<int64_t>(scaled, 0, 32767));
+    }
+  }
+}
+
 }  // namespace hilsim::kernels

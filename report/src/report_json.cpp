@@ -183,13 +183,14 @@ std::string reportJson(const RunReport& report) {
   Json& layer_stats = doc["layer_stats"] = Json::array();
   for (const LayerStats& s : report.layer_stats) layer_stats.push_back(layerStatsJson(s));
 
-  // The run's figures have ten significant digits; the config's numbers keep the text
+  // The run's figures are the shortest text that reads back as the same double; the config's
+  // numbers keep the text
   // `hilsim config` prints for them.
   std::map<std::string, std::string, std::less<>> config_text;
   for (const config::ConfigEntry& e : entries) config_text.emplace(e.key, e.value);
   JsonLayout layout;
   layout.number = [&config_text](double value, const JsonPath& path) {
-    if (path.size() < 2 || path.front() != "config") return tenDigits(value);
+    if (path.size() < 2 || path.front() != "config") return shortestNumber(value);
     std::string key;
     for (size_t i = 1; i < path.size(); ++i) (key += i > 1 ? "." : "") += path[i];
     return config_text.at(key);

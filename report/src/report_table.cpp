@@ -28,9 +28,27 @@ std::string fixed(double v, int decimals) {
   return buf;
 }
 
+// The reason text cut to `width` columns ("..." marks the cut); whole when width is 0.
+std::string fitted(const std::string& text, size_t width) {
+  if (width == 0 || text.size() <= width) return text;
+  constexpr size_t kMinimum = 24;  // a cut reason still says what it is about
+  width = std::max(width, kMinimum);
+  return text.substr(0, width - 3) + "...";
+}
+
+// Where the CPU cycles in the table come from.
+std::string cpuCyclesSource(const RunReport& report) {
+  const config::CpuConfig& cpu = report.config.cpu;
+  if (cpu.model == config::CpuModel::kIss)
+    return "CPU cycles executed on the ISS, flash " + std::to_string(cpu.flash_wait_states) +
+           " / SRAM " + std::to_string(cpu.sram_wait_states) + " wait states";
+  return "CPU cycles from the cost model (" + cpu.preset + " coefficients, driver " +
+         std::to_string(cpu.driver_job_cycles) + " cycles per job)";
+}
+
 }  // namespace
 
-void printReport(std::ostream& out, const RunReport& report) {
+void printReport(std::ostream& out, const RunReport& report, const TableOptions& options) {
   const uint32_t runs = std::max<uint32_t>(report.invocations, 1);
   // Per layer: mean over invocations.
   struct Row {
@@ -50,12 +68,21 @@ void printReport(std::ostream& out, const RunReport& report) {
   out << "model " << report.model_path << "  mode " << report.mode << "  config "
       << report.config_source << "  cpu " << report.config.cpu.preset << " @ "
       << fixed(report.config.cpu.clock_mhz, 0) << " MHz  accel " << report.config.accel.num_cores
-      << " cores\n";
+      << " cores\n"
+      << cpuCyclesSource(report) << "\n";
   if (runs > 1) out << "per-layer cycles are the mean of " << runs << " invocations\n";
   std::snprintf(line, sizeof line, "%4s  %-*s  %-*s  %12s  %-5s  %12s  %12s  %7s  %s\n", "#",
                 static_cast<int>(op_width), "op", static_cast<int>(shape_width), "shape", "MACs",
                 "path", "cycles", "ref_cycles", "speedup", "reason");
   out << line;
+  // Columns before the reason: index, op, shape, MACs, path, cycles, ref_cycles and speed-up with
+  // their two-space separators.
+  const size_t reason_column =
+      4 + 2 + op_width + 2 + shape_width + 2 + 12 + 2 + 5 + 2 + 12 + 2 + 12 + 2 + 7 + 2;
+  const size_t reason_width =
+      options.max_columns == 0
+          ? 0
+          : (options.max_columns > reason_column ? options.max_columns - reason_column : 1);
   for (const auto& [index, row] : rows) {
     const rt::LayerRecord& r = *row.first;
     const uint64_t cycles = (row.cycles + runs / 2) / runs;
@@ -64,13 +91,12 @@ void printReport(std::ostream& out, const RunReport& report) {
                              : row.accel_runs == runs ? "accel"
                                                       : "mixed";
     std::snprintf(
-        line, sizeof line, "%4d  %-*s  %-*s  %12s  %-5s  %12s  %12s  %6sx  %s\n", index,
+        line, sizeof line, "%4d  %-*s  %-*s  %12s  %-5s  %12s  %12s  %6sx  ", index,
         static_cast<int>(op_width), rt::opName(r.op), static_cast<int>(shape_width),
         shapeText(r).c_str(), withCommas(r.macs).c_str(), path.c_str(), withCommas(cycles).c_str(),
         withCommas(ref).c_str(),
-        fixed(cycles ? static_cast<double>(ref) / static_cast<double>(cycles) : 0.0, 2).c_str(),
-        r.reason.c_str());
-    out << line;
+        fixed(cycles ? static_cast<double>(ref) / static_cast<double>(cycles) : 0.0, 2).c_str());
+    out << line << fitted(r.reason, reason_width) << "\n";
   }
   const Totals t = report.totals();
   const uint64_t total_per_run = t.cycles;

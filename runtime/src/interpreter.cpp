@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstring>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "flatbuffer_vectors.h"
 #include "hilsim/errors.h"
@@ -43,6 +45,37 @@ std::string nodeLabel(const Node& node) {
   } catch (const std::exception& e) {
     throw ModelError(prefix + e.what());
   }
+}
+
+// One line naming every operator without a kernel: a single one as "operator N (LABEL):
+// unsupported operator LABEL", several grouped by label with their operator indices.
+ModelError unsupportedOperatorsError(const Model& model,
+                                     const std::vector<std::pair<int, std::string>>& missing) {
+  const std::string prefix = "model '" + model.label() + "': ";
+  if (missing.size() == 1) {
+    const auto& [index, label] = missing.front();
+    return ModelError(prefix + "operator " + std::to_string(index) + " (" + label +
+                      "): unsupported operator " + label + " (hilsim has no kernel for it)");
+  }
+  std::vector<std::pair<std::string, std::vector<int>>> by_label;
+  for (const auto& entry : missing) {
+    const std::string& label = entry.second;
+    auto it = std::find_if(by_label.begin(), by_label.end(),
+                           [&label](const auto& group) { return group.first == label; });
+    if (it == by_label.end()) it = by_label.insert(by_label.end(), {label, {}});
+    it->second.push_back(entry.first);
+  }
+  std::string list;
+  for (const auto& [label, indices] : by_label) {
+    if (!list.empty()) list += ", ";
+    list += label + (indices.size() == 1 ? " (operator " : " (operators ");
+    for (size_t i = 0; i < indices.size(); ++i)
+      list += (i ? ", " : "") + std::to_string(indices[i]);
+    list += ")";
+  }
+  return ModelError(prefix + std::to_string(missing.size()) + " unsupported operators of " +
+                    std::to_string(by_label.size()) +
+                    " kinds (hilsim has no kernel for them): " + list);
 }
 
 ModelError arenaTooLarge(const Model& model, uint64_t max_arena_bytes, uint64_t bytes,
@@ -225,6 +258,11 @@ void Interpreter::prepareNodes() {
   conv_shapes_.assign(num_nodes, std::nullopt);
   scratch_sizes_.assign(num_nodes, {});
   scratch_offsets_.assign(num_nodes, {});
+  std::vector<std::pair<int, std::string>> missing;
+  for (const Node& node : nodes_)
+    if (node.op == tflite::BuiltinOperator::CUSTOM || !resolver_.find(node.op))
+      missing.emplace_back(node.index, model_.operatorLabel(*node.op_fb));
+  if (!missing.empty()) throw unsupportedOperatorsError(model_, missing);
   for (size_t n = 0; n < num_nodes; ++n) prepareNode(n);
 }
 
@@ -232,12 +270,8 @@ void Interpreter::prepareNode(size_t n) {
   Node& node = nodes_[n];
   const KernelFactory* factory =
       node.op == tflite::BuiltinOperator::CUSTOM ? nullptr : resolver_.find(node.op);
-  if (!factory) {
-    const std::string label = model_.operatorLabel(*node.op_fb);
-    throw ModelError("model '" + model_.label() + "': operator " + std::to_string(node.index) +
-                     " (" + label + "): unsupported operator " + label +
-                     " (hilsim has no kernel for it)");
-  }
+  if (!factory)
+    throw unsupportedOperatorsError(model_, {{node.index, model_.operatorLabel(*node.op_fb)}});
   try {
     kernels_.push_back((*factory)());
     NodeContext ctx(*this, n);

@@ -15,29 +15,29 @@ spdlog::logger& logger() {
 }
 }  // namespace
 
-Accelerator::Accelerator(sc_core::sc_module_name name, const AccelParams& params,
-                         const Clocks& clocks, Bus& bus, Tracer* tracer, uint64_t mem_base,
-                         uint64_t mem_size)
+Accelerator::Accelerator(sc_core::sc_module_name name, const timing::PlatformTiming& timing,
+                         uint64_t transaction_bytes, const Clocks& clocks, Bus& bus, Tracer* tracer,
+                         uint64_t mem_base, uint64_t mem_size)
     : sc_module(name),
       reg_socket("reg_socket"),
       irq("irq"),
-      params_(params),
+      geometry_(timing.geometry),
+      dma_channels_(timing.accel.dma_channels),
       clocks_(clocks),
-      access_delay_(clocks.accel * static_cast<double>(params.reg_access_cycles)),
-      irq_latency_(clocks.accel * static_cast<double>(params.irq_latency_cycles)),
+      access_delay_(clocks.accel * static_cast<double>(timing.accel.reg_access_cycles)),
+      irq_latency_(clocks.accel * static_cast<double>(timing.accel.irq_latency_cycles)),
       mem_base_(mem_base),
       mem_size_(mem_size),
       tracer_(tracer) {
   reg_socket.register_b_transport(this, &Accelerator::b_transport);
   reg_socket.register_transport_dbg(this, &Accelerator::transport_dbg);
   if (tracer_) sig_irq_ = tracer_->add("", "irq", 1);
-  dma_ = std::make_unique<DmaEngine>("dma", params.dma, clocks, bus, tracer);
-  for (uint32_t c = 0; c < params.num_cores; ++c) {
+  dma_ = std::make_unique<DmaEngine>("dma", timing.accel, transaction_bytes, clocks, bus, tracer);
+  for (uint32_t c = 0; c < geometry_.num_cores; ++c) {
     srams_.push_back(std::make_unique<Memory>(("sram" + std::to_string(c)).c_str(),
-                                              params.sram_bytes, sc_core::SC_ZERO_TIME));
-    cores_.push_back(std::make_unique<MatmulCore>(("core" + std::to_string(c)).c_str(), c,
-                                                  params.core, clocks, *dma_, *srams_.back(), *this,
-                                                  tracer));
+                                              geometry_.sram_bytes, sc_core::SC_ZERO_TIME));
+    cores_.push_back(std::make_unique<MatmulCore>(("core" + std::to_string(c)).c_str(), c, timing,
+                                                  clocks, *dma_, *srams_.back(), *this, tracer));
   }
   resetRegisters();
   SC_HAS_PROCESS(Accelerator);
@@ -91,15 +91,15 @@ uint32_t Accelerator::readRegister(uint32_t offset) const {
       return regs::kVersion;
     case regs::CONFIG:
       return (num_cores & regs::CONFIG_CORES_MASK) << regs::CONFIG_CORES_SHIFT |
-             (params_.dma.channels & regs::CONFIG_CHANNELS_MASK) << regs::CONFIG_CHANNELS_SHIFT |
-             static_cast<uint32_t>(params_.core.dataflow) << regs::CONFIG_DATAFLOW_SHIFT |
-             (params_.core.double_buffer ? regs::CONFIG_DOUBLE_BUFFER : 0);
+             (dma_channels_ & regs::CONFIG_CHANNELS_MASK) << regs::CONFIG_CHANNELS_SHIFT |
+             static_cast<uint32_t>(geometry_.dataflow) << regs::CONFIG_DATAFLOW_SHIFT |
+             (geometry_.double_buffer ? regs::CONFIG_DOUBLE_BUFFER : 0);
     case regs::ARRAY:
-      return params_.core.array.rows | params_.core.array.cols << 16;
+      return geometry_.array_rows | geometry_.array_cols << 16;
     case regs::SRAM_BYTES_LO:
-      return static_cast<uint32_t>(params_.sram_bytes);
+      return static_cast<uint32_t>(geometry_.sram_bytes);
     case regs::SRAM_BYTES_HI:
-      return static_cast<uint32_t>(params_.sram_bytes >> 32);
+      return static_cast<uint32_t>(geometry_.sram_bytes >> 32);
     case regs::MEM_BASE_LO:
       return static_cast<uint32_t>(mem_base_);
     case regs::MEM_BASE_HI:

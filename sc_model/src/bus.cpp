@@ -22,19 +22,15 @@ std::string TransactionRecord::describe() const {
   return buf;
 }
 
-Bus::Bus(sc_core::sc_module_name name, const BusModelParams& params, const Clocks& clocks,
+Bus::Bus(sc_core::sc_module_name name, const timing::BusTiming& timing, const Clocks& clocks,
          Tracer* tracer)
     : sc_module(name),
       target_socket("target_socket"),
       initiator_socket("initiator_socket"),
       clocks_(clocks),
-      timing_(params.timing),
-      scheduler_([&params] {
-        timing::BusParams p = params.timing.arbitration;
-        p.ports = params.ports;
-        return p;
-      }()),
-      clients_(params.ports, nullptr),
+      timing_(timing),
+      scheduler_(timing.arbitration),
+      clients_(timing.arbitration.ports, nullptr),
       tracer_(tracer) {
   target_socket.register_b_transport(this, &Bus::b_transport);
   target_socket.register_transport_dbg(this, &Bus::transport_dbg);

@@ -14,15 +14,15 @@ constexpr uint64_t kUnmappedAddress = 0xDEAD'0000'0000ull;
 constexpr uint64_t kSnapshotBytes = 2048;
 }  // namespace
 
-DmaEngine::DmaEngine(sc_core::sc_module_name name, const DmaParams& params, const Clocks& clocks,
-                     Bus& bus, Tracer* tracer)
+DmaEngine::DmaEngine(sc_core::sc_module_name name, const timing::AccelTiming& timing,
+                     uint64_t transaction_bytes, const Clocks& clocks, Bus& bus, Tracer* tracer)
     : sc_module(name),
       socket("socket"),
       clocks_(clocks),
-      setup_(clocks.accel * static_cast<double>(params.setup_cycles)),
-      transaction_bytes_(params.transaction_bytes),
+      setup_(clocks.accel * static_cast<double>(timing.dma_setup_cycles)),
+      transaction_bytes_(transaction_bytes),
       bus_(bus),
-      channel_(params.channels, nullptr),
+      channel_(timing.dma_channels, nullptr),
       tracer_(tracer) {
   if (tracer_) {
     for (uint32_t c = 0; c < channel_.size(); ++c) {

@@ -11,6 +11,7 @@
 #include <map>
 #include <sstream>
 
+#include "hilsim/base/io.h"
 #include "hilsim/errors.h"
 
 namespace hilsim::model {
@@ -66,6 +67,7 @@ std::vector<GtkwFilter> gtkwFilters(const std::vector<SignalInfo>& signals,
 // Writes `text` to `path` through a temporary file; throws InputError naming `what`.
 void writeText(const std::string& path, const std::string& text, const std::string& what) {
   const std::string tmp = path + ".tmp." + std::to_string(::getpid());
+  const RegisteredTemporary registration(tmp);
   std::ofstream file(tmp, std::ios::binary);
   file << text;
   file.close();

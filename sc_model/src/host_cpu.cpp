@@ -10,26 +10,27 @@
 
 namespace hilsim::model {
 
-HostCpu::HostCpu(sc_core::sc_module_name name, const HostParams& params, const Clocks& clocks,
-                 Bus& bus, uint32_t bus_port, Tracer* tracer)
+HostCpu::HostCpu(sc_core::sc_module_name name, const timing::PlatformTiming& timing,
+                 const config::SimConfig& sim, const Clocks& clocks, Bus& bus, uint32_t bus_port,
+                 Tracer* tracer)
     : sc_module(name),
       socket("socket"),
       irq("irq"),
       clocks_(clocks),
       bus_(bus),
       bus_port_(bus_port),
-      reg_software_cycles_(params.driver_reg_cycles),
-      transaction_bytes_(params.transaction_bytes),
+      reg_software_cycles_(timing.host.driver_reg_cycles),
+      transaction_bytes_(sim.transaction_bytes),
       tracer_(tracer) {
   tlm_utils::tlm_quantumkeeper::set_global_quantum(
-      sc_core::sc_time(static_cast<double>(params.quantum_ns), sc_core::SC_NS));
+      sc_core::sc_time(static_cast<double>(sim.quantum_ns), sc_core::SC_NS));
   qk_.reset();
   if (tracer_) {
     sig_state_ = tracer_->add("cpu", "state", 2);
     sig_layer_ = tracer_->add("", "layer", 32, std::nullopt);
     sig_invocation_ = tracer_->add("", "invocation", 32, std::nullopt);
     char clock[64];
-    std::snprintf(clock, sizeof clock, "hilsim cpu_clock_mhz %.6g", params.clock_mhz);
+    std::snprintf(clock, sizeof clock, "hilsim cpu_clock_mhz %.6g", timing.clocks.cpu_mhz);
     tracer_->addComment(clock);
   }
   SC_HAS_PROCESS(HostCpu);

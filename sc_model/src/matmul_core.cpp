@@ -23,16 +23,16 @@ core::TileParams tileParams(const drv::regs::JobDescriptor& d, uint32_t features
 
 }  // namespace
 
-MatmulCore::MatmulCore(sc_core::sc_module_name name, uint32_t id, const CoreParams& params,
-                       const Clocks& clocks, DmaEngine& dma, Memory& sram, CoreListener& listener,
-                       Tracer* tracer)
+MatmulCore::MatmulCore(sc_core::sc_module_name name, uint32_t id,
+                       const timing::PlatformTiming& timing, const Clocks& clocks, DmaEngine& dma,
+                       Memory& sram, CoreListener& listener, Tracer* tracer)
     : sc_module(name),
       id_(id),
       clocks_(clocks),
-      dataflow_(params.dataflow),
-      array_(params.array),
-      double_buffer_(params.double_buffer),
-      startup_(clocks.accel * static_cast<double>(params.startup_cycles)),
+      dataflow_(timing.geometry.dataflow),
+      array_(timing.geometry.array()),
+      double_buffer_(timing.geometry.double_buffer),
+      startup_(clocks.accel * static_cast<double>(timing.accel.core_startup_cycles)),
       dma_(dma),
       sram_(sram),
       listener_(listener),

@@ -36,32 +36,6 @@ std::string nanoseconds(const sc_core::sc_time& t) {
   return buf;
 }
 
-// Each module's parameters, from the resolved config and the platform's timing.
-AccelParams accelParams(const config::HardwareConfig& config, const timing::PlatformTiming& t) {
-  AccelParams a;
-  a.num_cores = t.geometry.num_cores;
-  a.sram_bytes = t.geometry.sram_bytes;
-  a.reg_access_cycles = t.accel.reg_access_cycles;
-  a.irq_latency_cycles = t.accel.irq_latency_cycles;
-  a.core.dataflow = t.geometry.dataflow;
-  a.core.array = t.geometry.array();
-  a.core.double_buffer = t.geometry.double_buffer;
-  a.core.startup_cycles = t.accel.core_startup_cycles;
-  a.dma.setup_cycles = t.accel.dma_setup_cycles;
-  a.dma.channels = t.accel.dma_channels;
-  a.dma.transaction_bytes = config.sim.transaction_bytes;
-  return a;
-}
-
-HostParams hostParams(const config::HardwareConfig& config, const timing::PlatformTiming& t) {
-  HostParams h;
-  h.clock_mhz = t.clocks.cpu_mhz;
-  h.driver_reg_cycles = t.host.driver_reg_cycles;
-  h.transaction_bytes = config.sim.transaction_bytes;
-  h.quantum_ns = config.sim.quantum_ns;
-  return h;
-}
-
 }  // namespace
 
 Platform::Platform(sc_core::sc_module_name name, const config::HardwareConfig& config,
@@ -75,14 +49,13 @@ Platform::Platform(sc_core::sc_module_name name, const config::HardwareConfig& c
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   sc_core::sc_report_handler::set_handler(routeReport);
   const uint32_t channels = config.accel.dma.channels;
-  bus_ = std::make_unique<Bus>("bus", BusModelParams{timing_.bus, channels + 1}, clocks_, tracer);
+  bus_ = std::make_unique<Bus>("bus", timing_.bus, clocks_, tracer);
   memory_ =
       std::make_unique<Memory>("memory", config.memory.size_bytes,
                                clocks_.bus * static_cast<double>(config.memory.latency_cycles));
-  accel_ = std::make_unique<Accelerator>("accel", accelParams(config, timing_), clocks_, *bus_,
-                                         tracer, 0, config.memory.size_bytes);
-  host_ = std::make_unique<HostCpu>("cpu", hostParams(config, timing_), clocks_, *bus_, channels,
-                                    tracer);
+  accel_ = std::make_unique<Accelerator>("accel", timing_, config.sim.transaction_bytes, clocks_,
+                                         *bus_, tracer, 0, config.memory.size_bytes);
+  host_ = std::make_unique<HostCpu>("cpu", timing_, config.sim, clocks_, *bus_, channels, tracer);
 
   // Initiators: 0 host CPU, 1 DMA engine. Targets: 0 memory, 1 registers, 2 + i core i's SRAM.
   host_->socket.bind(bus_->target_socket);

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 
@@ -15,18 +16,30 @@ constexpr int kBusPid = 2;
 constexpr int kDmaPid = 3;
 constexpr int kCorePid = 10;  // core i is process kCorePid + i
 
-// Trace-event times are microseconds, written with six decimals: the picosecond simulated time is
-// kept to. A double holds them exactly below 2^33 us (2.4 hours of simulated time).
-double micros(uint64_t ps) {
-  return static_cast<double>(ps) / 1e6;
+// Trace-event times are microseconds, and viewers place a span's end at ts + dur summed in
+// float64. Times are therefore written as multiples of 1/1024 us (0.98 ns): such values and their
+// sums are exact in a double below 2^43 us (100 days of simulated time), so a span that ends where
+// its parent ends, or before, does so in the viewer too, and spans that touch do not overlap.
+constexpr uint64_t kTicksPerMicro = 1024;
+
+// Picoseconds to 1/1024 us, to the nearest tick (monotonic, so nesting and order are kept).
+uint64_t ticks(uint64_t ps) {
+  constexpr uint64_t kPsPerMicro = 1'000'000;
+  return ps / kPsPerMicro * kTicksPerMicro +
+         ((ps % kPsPerMicro) * kTicksPerMicro + kPsPerMicro / 2) / kPsPerMicro;
 }
 
-// One event per line, members separated as the format's examples write them.
+double micros(uint64_t ticks) {
+  return static_cast<double>(ticks) / static_cast<double>(kTicksPerMicro);
+}
+
+// One event per line, members separated as the format's examples write them; numbers in the
+// shortest text that reads back as the same double.
 std::string eventText(const Json& event) {
   static const JsonLayout layout{0, [](double us, const JsonPath&) {
                                    char text[40];
-                                   const std::to_chars_result r = std::to_chars(
-                                       text, text + sizeof text, us, std::chars_format::fixed, 6);
+                                   const std::to_chars_result r =
+                                       std::to_chars(text, text + sizeof text, us);
                                    return std::string(text, r.ptr);
                                  }};
   return formatJson(event, layout);
@@ -59,6 +72,7 @@ const char* phaseName(uint64_t phase) {
 Timeline::Timeline(std::string path, std::optional<std::pair<int, int>> layers)
     : path_(std::move(path)), layers_(layers) {
   tmp_ = path_ + ".tmp." + std::to_string(::getpid());
+  tmp_registration_ = RegisteredTemporary(tmp_);
   out_.open(tmp_, std::ios::binary);
   if (!out_) throw InputError("cannot write timeline '" + path_ + "'");
   out_ << "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n";
@@ -106,23 +120,44 @@ bool Timeline::inWindow(uint64_t begin_ps) const {
          (!window_to_ps_ || begin_ps < *window_to_ps_);
 }
 
-void Timeline::span(const Track& track, const std::string& name, uint64_t begin_ps, uint64_t end_ps,
-                    Json args) {
+namespace {
+
+// A complete ("X") event from begin to end, in ticks.
+Json spanEvent(int pid, int tid, const std::string& name, uint64_t begin_ps, uint64_t end_ps,
+               Json args) {
+  const uint64_t begin = ticks(begin_ps);
+  const uint64_t end = ticks(std::max(begin_ps, end_ps));
   Json e;
   e["ph"] = "X";
   e["name"] = name;
-  e["pid"] = track.pid;
-  e["tid"] = track.tid;
-  e["ts"] = micros(begin_ps);
-  e["dur"] = micros(end_ps >= begin_ps ? end_ps - begin_ps : 0);
+  e["pid"] = pid;
+  e["tid"] = tid;
+  e["ts"] = micros(begin);
+  e["dur"] = micros(end - begin);
   e["args"] = std::move(args);
-  event(e);
+  return e;
+}
+
+}  // namespace
+
+void Timeline::span(const Track& track, const std::string& name, uint64_t begin_ps, uint64_t end_ps,
+                    Json args) {
+  Json e = spanEvent(track.pid, track.tid, name, begin_ps, end_ps, std::move(args));
+  if (track.pid == kCpuPid)
+    pending_cpu_.push_back(std::move(e));
+  else
+    event(e);
+}
+
+void Timeline::flushCpuSpans() {
+  for (const Json& e : pending_cpu_) event(e);
+  pending_cpu_.clear();
 }
 
 void Timeline::close(const Track& track, std::optional<Open>& open, uint64_t end_ps) {
   if (!open) return;
-  // A zero-length span is a state passed through within one instant: nothing to show.
-  if (end_ps > open->begin_ps && inWindow(open->begin_ps))
+  // A span shorter than a tick is a state passed through within one instant: nothing to show.
+  if (ticks(end_ps) > ticks(open->begin_ps) && inWindow(open->begin_ps))
     span(track, open->name, open->begin_ps, end_ps, std::move(open->args));
   open.reset();
 }
@@ -136,7 +171,10 @@ void Timeline::onAdd(const Tracer::SignalInfo& info) {
   if (info.scope == "cpu") track("cpu", kCpuPid, "host cpu", 1);
   if (info.scope == "bus") track("bus", kBusPid, "bus", 1);
   if (info.scope.rfind("core", 0) == 0) coreTrack(info.scope);
-  if (info.scope.rfind("dma.", 0) == 0) dmaTrack(info.scope);
+  if (info.scope.rfind("dma.ch", 0) == 0) {
+    dmaTrack(info.scope);
+    if (info.name == "busy") ++dma_channels_;
+  }
 }
 
 Timeline::Track Timeline::coreTrack(const std::string& scope) {
@@ -234,7 +272,10 @@ void Timeline::onChange(Tracer::Signal /*signal*/, const Tracer::SignalInfo& inf
     args["active"] = bus_active_;
     if (bus_owner_) {
       args["port"] = *bus_owner_;
-      bus_span_ = Open{now, "port " + std::to_string(*bus_owner_), std::move(args)};
+      // Named as the VCD's bus.owner filter names the port.
+      const std::string port =
+          *bus_owner_ < dma_channels_ ? "dma.ch" + std::to_string(*bus_owner_) : std::string("cpu");
+      bus_span_ = Open{now, port, std::move(args)};
     } else {
       bus_span_ = Open{now, "shared", std::move(args)};
     }
@@ -244,10 +285,15 @@ void Timeline::onChange(Tracer::Signal /*signal*/, const Tracer::SignalInfo& inf
 void Timeline::layer(uint32_t invocation, int index, const std::string& name, const std::string& op,
                      const std::string& path, const sc_core::sc_time& begin,
                      const sc_core::sc_time& end) {
-  if (layers_ && (invocation != 0 || index < layers_->first || index > layers_->second)) return;
+  if (layers_ && (invocation != 0 || index < layers_->first || index > layers_->second)) {
+    flushCpuSpans();
+    return;
+  }
   const Track cpu = track("cpu", kCpuPid, "host cpu", 1);
-  span(cpu, name.empty() ? op : name, begin.value(), end.value(),
-       {{"layer", index}, {"invocation", invocation}, {"op", op}, {"path", path}, {"name", name}});
+  event(spanEvent(
+      cpu.pid, cpu.tid, name.empty() ? op : name, begin.value(), end.value(),
+      {{"layer", index}, {"invocation", invocation}, {"op", op}, {"path", path}, {"name", name}}));
+  flushCpuSpans();
 }
 
 void Timeline::commit(const sc_core::sc_time& end) {
@@ -257,6 +303,7 @@ void Timeline::commit(const sc_core::sc_time& end) {
   for (auto& [scope, open] : core_job_) close({kCorePid + scopeNumber(scope), 1}, open, end_ps);
   for (auto& [scope, open] : dma_transfer_) close({kDmaPid, scopeNumber(scope) + 1}, open, end_ps);
   close({kBusPid, 1}, bus_span_, end_ps);
+  flushCpuSpans();
   if (layers_ && !window_from_ps_)
     throw UsageError("--timeline-layers " + std::to_string(layers_->first) + "-" +
                      std::to_string(layers_->second) + ": the model has no such layers");

@@ -54,6 +54,7 @@ void Tracer::open(const std::string& path, const std::string& version) {
   path_ = path;
   version_ = version;
   tmp_path_ = path + ".tmp." + std::to_string(::getpid());
+  tmp_registration_ = RegisteredTemporary(tmp_path_);
   file_ = std::fopen(tmp_path_.c_str(), "wb");
   if (!file_) throw InputError("cannot write trace '" + path + "'");
   out_.reserve(kOutBytes + 256);

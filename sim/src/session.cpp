@@ -63,7 +63,7 @@ const char* modeName(Mode mode) {
 std::unique_ptr<firmware::HostMcu> makeHostMcu(const config::HardwareConfig& config,
                                                rt::HostClock& clock) {
   if (config.cpu.model != config::CpuModel::kIss) return nullptr;
-  return std::make_unique<firmware::HostMcu>(firmware::hostMcuOptions(config), clock);
+  return std::make_unique<firmware::HostMcu>(config.cpu, clock);
 }
 
 drv::DriverOptions driverOptions(const config::HardwareConfig& c) {
@@ -98,8 +98,10 @@ void runSession(const config::HardwareConfig& config, Mode mode, model::Tracer* 
     drv::Driver driver(p.host(), driverOptions(config));
     if (driver.open() != drv::Status::kOk)
       throw SimulationError("driver cannot open the accelerator: " + driver.lastError());
-    rt::AccelContext accel(driver, config::accelGeometry(config), firmware::plannerTiming(config),
-                           config::costModel(config), offloadMode(mode));
+    const timing::PlatformTiming planner_timing = firmware::plannerTiming(config);
+    rt::AccelContext accel(driver, config::accelGeometry(config), planner_timing,
+                           config::costModel(config), firmware::plannerCpu(config, planner_timing),
+                           offloadMode(mode));
     accel.setTransactionDescriber([&p] { return p.jobFailureTransaction().describe(); });
     rt::OpResolver resolver = rt::referenceOpResolver();
     if (mode != Mode::kRef) {

@@ -6,6 +6,7 @@
 
 #include "files.h"
 #include "golden_cases.h"
+#include "hilsim/schema/chunk_plan_generated.h"
 #include "hilsim/schema/tflite_generated.h"
 #include "json_file.h"
 #include "runner.h"
@@ -210,6 +211,123 @@ TEST(BreakEven, TinyLayersLoseLargeLayersWin) {
   EXPECT_EQ(layer.at("accel").at("fixed_cycles").get<uint64_t>() +
                 layer.at("accel").at("variable_cycles").get<uint64_t>(),
             layer.at("cycles").get<uint64_t>());
+}
+
+// A plan records the host CPU its decision was made for; a run on another CPU, or with other cost
+// figures, or from a plan that does not record its CPU, re-plans with one warning.
+class PlanCpu : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    expectOk(runHilsim({"annotate", "--model", golden_.model, "--out", model_, "--quiet"}));
+  }
+  // Runs `model` in auto mode with `extra` settings, writing out_ and report_.
+  RunOutcome run(const std::string& model, std::vector<std::string> extra) {
+    std::vector<std::string> args = {
+        "run",      "--model", model,    "--input", golden_.vectors[0].input,
+        "--output", out_,      "--mode", "auto",    "--report",
+        report_,    "--quiet"};
+    args.insert(args.end(), extra.begin(), extra.end());
+    return runHilsim(args);
+  }
+  std::vector<std::string> reasons() {
+    std::vector<std::string> out;
+    const JsonDoc report = readJsonFile(report_);
+    for (const JsonDoc& layer : report.at("layers"))
+      out.push_back(layer.at("path").get<std::string>() + ": " +
+                    layer.at("reason").get<std::string>());
+    return out;
+  }
+  static size_t lines(const std::string& text) {
+    return static_cast<size_t>(std::count(text.begin(), text.end(), '\n'));
+  }
+  const GoldenCase& golden_ = goldenCase("real_hello_world_int8");
+  std::string dir_ = makeTempDir(std::string("plan-cpu-") +
+                                 ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  std::string model_ = dir_ + "/default.tflite", out_ = dir_ + "/out.bin",
+              report_ = dir_ + "/report.json";
+};
+
+// hello_world annotated for the default CPU keeps its layers on it (below break-even); on the
+// Cortex-M4F the same plan is re-planned and the layers offload, as a model annotated for the
+// M4F does.
+TEST_F(PlanCpu, PlanForAnotherCpuIsReplannedWithOneWarning) {
+  const RunOutcome same = run(model_, {});
+  expectOk(same);
+  EXPECT_EQ(same.err, "");
+  for (const std::string& r : reasons()) EXPECT_EQ(r.rfind("ref: annotated: below", 0), 0u) << r;
+
+  const RunOutcome other = run(model_, {"--set", "cpu.preset=cortex-m4f"});
+  expectOk(other);
+  EXPECT_EQ(lines(other.err), 1u) << other.err;
+  EXPECT_EQ(other.err.rfind("hilsim: warning: chunk plans in the model were made for another CPU "
+                            "(cortex-m55 at ",
+                            0),
+            0u)
+      << other.err;
+  EXPECT_NE(other.err.find("re-planned in memory for cortex-m4f at "), std::string::npos)
+      << other.err;
+  EXPECT_EQ(readFile(out_), readFile(golden_.vectors[0].expected));
+  const std::vector<std::string> replanned = reasons();
+  ASSERT_EQ(replanned.size(), 3u);
+  for (const std::string& r : replanned)
+    EXPECT_EQ(r.rfind("accel: re-planned: offload pays", 0), 0u) << r;
+
+  // Annotated for the M4F, the plans are used as they are, with the same decisions.
+  const std::string m4f = dir_ + "/m4f.tflite";
+  expectOk(runHilsim({"annotate", "--model", golden_.model, "--set", "cpu.preset=cortex-m4f",
+                      "--out", m4f, "--quiet"}));
+  const RunOutcome annotated = run(m4f, {"--set", "cpu.preset=cortex-m4f"});
+  expectOk(annotated);
+  EXPECT_EQ(annotated.err, "");
+  for (const std::string& r : reasons())
+    EXPECT_EQ(r.rfind("accel: annotated: offload pays", 0), 0u) << r;
+}
+
+// Settings the CPU record does not name but the decision rests on (a cost coefficient) are
+// caught by the recorded predictions.
+TEST_F(PlanCpu, OtherCostFiguresAreReplannedWithOneWarning) {
+  const RunOutcome r = run(model_, {"--set", "cpu.coefficients.fc_per_mac=40"});
+  expectOk(r);
+  EXPECT_EQ(lines(r.err), 1u) << r.err;
+  EXPECT_EQ(r.err.rfind("hilsim: warning: chunk plans in the model were made under other cost or "
+                        "timing figures",
+                        0),
+            0u)
+      << r.err;
+  for (const std::string& reason : reasons())
+    EXPECT_NE(reason.find("re-planned"), std::string::npos) << reason;
+}
+
+// A plan without the CPU record (as hilsim wrote them before plans recorded it) is re-planned.
+TEST_F(PlanCpu, PlanWithoutCpuRecordIsReplannedWithOneWarning) {
+  std::unique_ptr<tflite::ModelT> m(fb(readFile(model_)).UnPack());
+  size_t stripped = 0;
+  for (auto& op : m->subgraphs[0]->operators) {
+    if (op->custom_options.empty()) continue;
+    std::unique_ptr<plan::ChunkPlanT> p(plan::GetChunkPlan(op->custom_options.data())->UnPack());
+    ASSERT_TRUE(p->cpu) << "annotate records the CPU";
+    EXPECT_EQ(p->cpu->preset, "cortex-m55");
+    p->cpu.reset();
+    flatbuffers::FlatBufferBuilder b;
+    b.Finish(plan::ChunkPlan::Pack(b, p.get()), "HSCP");
+    op->custom_options.assign(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
+    ++stripped;
+  }
+  ASSERT_EQ(stripped, 3u);
+  flatbuffers::FlatBufferBuilder b;
+  tflite::FinishModelBuffer(b, tflite::Model::Pack(b, m.get()));
+  const std::string old = dir_ + "/old.tflite";
+  writeFile(old, {b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize()});
+  const RunOutcome r = run(old, {});
+  expectOk(r);
+  EXPECT_EQ(lines(r.err), 1u) << r.err;
+  EXPECT_EQ(r.err.rfind("hilsim: warning: chunk plans in the model were made for a CPU they do "
+                        "not record",
+                        0),
+            0u)
+      << r.err;
+  for (const std::string& reason : reasons())
+    EXPECT_EQ(reason.rfind("ref: re-planned: below break-even", 0), 0u) << reason;
 }
 
 }  // namespace

@@ -126,7 +126,7 @@ TEST_F(Corpus, EveryBadInputExitsTwoWithOneLine) {
             "operator 1 (FULLY_CONNECTED): output INT8 [1,7] does not match");
   modelCase("unsupported custom operator",
             readFile(sharedDir() + "/models/audio_preprocessor_int8.tflite"),
-            "operator 0 (CUSTOM 'SignalWindow'): unsupported operator");
+            "CUSTOM 'SignalWindow' (operator 0), CUSTOM 'SignalFftAutoScale' (operator 2)");
   modelCase("activation tensor of 100 GB (found by fuzzing)",
             readFile(std::string(HILSIM_SOURCE_DIR) +
                      "/tests/fuzz/regressions/model/arena-of-100-gigabytes"),

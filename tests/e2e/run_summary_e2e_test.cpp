@@ -118,6 +118,60 @@ TEST_F(RunSummary, ReasonSaysThePredictionHasTheWeightsInPlaceAndNamesTheUpload)
             upload_bytes);
 }
 
+// The table reads on a normal terminal: every layer row fits 160 columns, a cut reason ends in
+// "..." and is the start of the report's reason; --wide prints each reason whole. The line under
+// the header says where the CPU cycles come from.
+TEST_F(RunSummary, TableFitsOneHundredSixtyColumnsAndWidePrintsReasonsWhole) {
+  const std::string m = model("16,16,1");
+  const std::string report = dir_ + "/r.json";
+  const RunOutcome narrow = runHilsim({"run", "--model", m, "--report", report});
+  ASSERT_EQ(narrow.exit_code, 0) << narrow.err;
+  const RunOutcome wide = runHilsim({"run", "--model", m, "--wide"});
+  ASSERT_EQ(wide.exit_code, 0) << wide.err;
+  std::vector<std::string> reasons;
+  const JsonDoc doc = readJsonFile(report);
+  for (const JsonDoc& layer : doc.at("layers"))
+    reasons.push_back(layer.at("reason").get<std::string>());
+  ASSERT_EQ(reasons.size(), 2u);
+  auto rows = [](const std::string& out) {
+    std::vector<std::string> lines;
+    std::istringstream in(out);
+    for (std::string line; std::getline(in, line);)
+      if (line.find("FULLY_CONNECTED  ") != std::string::npos &&
+          line.find("x  ") != std::string::npos)
+        lines.push_back(line);
+    return lines;
+  };
+  const std::vector<std::string> narrow_rows = rows(narrow.out), wide_rows = rows(wide.out);
+  ASSERT_EQ(narrow_rows.size(), reasons.size()) << narrow.out;
+  ASSERT_EQ(wide_rows.size(), reasons.size()) << wide.out;
+  bool cut = false;
+  for (size_t i = 0; i < reasons.size(); ++i) {
+    EXPECT_LE(narrow_rows[i].size(), 160u) << narrow_rows[i];
+    ASSERT_GT(reasons[i].size(), 40u);  // the break-even reasons name both predictions
+    const std::string tail = narrow_rows[i].substr(narrow_rows[i].rfind("x  ") + 3);
+    if (tail.size() >= 3 && tail.compare(tail.size() - 3, 3, "...") == 0) {
+      cut = true;
+      EXPECT_EQ(reasons[i].rfind(tail.substr(0, tail.size() - 3), 0), 0u) << tail;
+    } else {
+      EXPECT_EQ(tail, reasons[i]);
+    }
+    EXPECT_EQ(wide_rows[i].substr(wide_rows[i].rfind("x  ") + 3), reasons[i]);
+  }
+  EXPECT_TRUE(cut) << narrow.out;
+  EXPECT_NE(
+      narrow.out.find("\nCPU cycles from the cost model (cortex-m55 coefficients, driver 8000 "
+                      "cycles per job)\n"),
+      std::string::npos)
+      << narrow.out;
+  const RunOutcome iss = runHilsim(
+      {"run", "--model", m, "--set", "cpu.preset=cortex-m4f", "--set", "cpu.flash_wait_states=3"});
+  ASSERT_EQ(iss.exit_code, 0) << iss.err;
+  EXPECT_NE(iss.out.find("\nCPU cycles executed on the ISS, flash 3 / SRAM 0 wait states\n"),
+            std::string::npos)
+      << iss.out;
+}
+
 // The README's `sh` block that contains `marker`, as lines.
 std::vector<std::string> readmeBlock(const std::string& marker) {
   const std::vector<uint8_t> bytes = readFile(std::string(HILSIM_SOURCE_DIR) + "/README.md");
@@ -170,6 +224,10 @@ TEST_F(RunSummary, ReadmeFaultExampleRunsAsWrittenAfterTheWalkThrough) {
   const std::vector<uint8_t> err_bytes = readFile(dir_ + "/stderr.txt");
   const std::string err(err_bytes.begin(), err_bytes.end());
   ASSERT_FALSE(expected.empty());
+  // The transaction's address and time follow the model's layout and timing: the README's are
+  // examples, the form is checked.
+  expected = std::regex_replace(expected, std::regex("(READ|WRITE) 0x[0-9a-f]+ "), "$1 ... ");
+  expected = std::regex_replace(expected, std::regex(" at [0-9.]+ ns"), " at ... ns");
   size_t from = 0;
   for (size_t at = 0; at < expected.size();) {
     const size_t gap = expected.find(" ... ", at);
@@ -179,6 +237,9 @@ TEST_F(RunSummary, ReadmeFaultExampleRunsAsWrittenAfterTheWalkThrough) {
     if (found != std::string::npos) from = found + part.size();
     at = gap == std::string::npos ? expected.size() : gap + 5;
   }
+  EXPECT_TRUE(std::regex_search(
+      err, std::regex("dma (READ|WRITE) 0x[0-9a-f]+ \\([0-9]+ bytes\\) at [0-9.]+ ns -> ")))
+      << err;
   EXPECT_TRUE(std::filesystem::exists(dir_ + "/out/walk/out.bin"));
   EXPECT_TRUE(std::filesystem::exists(dir_ + "/out/walk/fault.json"));
 }

@@ -74,6 +74,11 @@ RunOutcome runHilsim(const std::vector<std::string>& args, double timeout_second
 }
 
 int startHilsim(const std::vector<std::string>& args) {
+  return startHilsim(args, "/dev/null", "/dev/null");
+}
+
+int startHilsim(const std::vector<std::string>& args, const std::string& out_path,
+                const std::string& err_path) {
   std::vector<std::string> argv_s = {hilsimPath()};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
   std::vector<char*> argv;
@@ -81,8 +86,10 @@ int startHilsim(const std::vector<std::string>& args) {
   argv.push_back(nullptr);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0644);
+  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC,
+                                   0644);
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);

@@ -20,6 +20,9 @@ RunOutcome runHilsim(const std::vector<std::string>& args, double timeout_second
 // Starts build/hilsim with `args` in a process group of its own (stdout and stderr discarded) and
 // returns its pid, which is also the group id.
 int startHilsim(const std::vector<std::string>& args);
+// The same with stdout and stderr written to the files `out_path` and `err_path`.
+int startHilsim(const std::vector<std::string>& args, const std::string& out_path,
+                const std::string& err_path);
 // Runs `command` with /bin/sh; returns its exit code.
 int runShell(const std::string& command);
 std::string hilsimPath();

@@ -4,6 +4,7 @@
 #include <fstream>
 #include <string>
 
+#include "hilsim/config/derived.h"
 #include "hilsim/rt/plan/chunk_plan.h"
 #include "hilsim/rt/plan/conv_plan.h"
 #include "hilsim/rt/plan/plan_codec.h"
@@ -20,7 +21,7 @@ int main(int argc, char** argv) {
     for (const hilsim::rt::GemmShape shape :
          {hilsim::rt::GemmShape{1, 16, 16}, hilsim::rt::GemmShape{1, 1024, 1024},
           hilsim::rt::GemmShape{4, 33, 17}}) {
-      Hardware hw;
+      Hardware hw = hilsim::config::accelGeometry(hilsim::config::HardwareConfig{});
       hw.num_cores = cores;
       hw.sram_bytes = cores == 16 ? 16384 : 262144;
       AnnotatedPlan a;
@@ -48,10 +49,11 @@ int main(int argc, char** argv) {
       g.stride_w = g.stride_h;
       g.depthwise = depthwise;
       g.depth_multiplier = depthwise ? 2 : 1;
-      Hardware hw;
+      Hardware hw = hilsim::config::accelGeometry(hilsim::config::HardwareConfig{});
       hw.num_cores = cores;
       hw.sram_bytes = cores == 16 ? 4096 : 262144;
-      hilsim::timing::PlatformTiming t;
+      hilsim::timing::PlatformTiming t =
+          hilsim::config::platformTiming(hilsim::config::HardwareConfig{});
       t.geometry = hw;
       AnnotatedPlan a;
       a.plan = makeConvPlan(hw, g, t);

@@ -11,6 +11,7 @@
 #include "conv_model.h"
 #include "hilsim/config/derived.h"
 #include "hilsim/errors.h"
+#include "hilsim/firmware/driver_timing.h"
 #include "hilsim/report/report.h"
 #include "hilsim/rt/interpreter.h"
 #include "hilsim/rt/kernels/conv_accel.h"
@@ -117,7 +118,7 @@ TEST_P(ConvJob, CompareModeBytesAndPredictionOnEverySplitAndTiling) {
           timing::PlatformTiming timing = config::platformTiming(cfg);
           timing.geometry = hw;
           rt::AccelContext accel(driver, hw, timing, config::costModel(cfg),
-                                 rt::OffloadMode::kCompare);
+                                 firmware::plannerCpu(cfg, timing), rt::OffloadMode::kCompare);
           rt::OpResolver resolver = rt::referenceOpResolver();
           resolver.add(tflite::BuiltinOperator::CONV_2D,
                        [&accel] { return rt::makeConv2DAccel(accel); });

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "hilsim/config/derived.h"
 #include "hilsim/errors.h"
 #include "hilsim/rt/plan/conv_plan.h"
 #include "hilsim/rt/plan/decision.h"
@@ -14,8 +15,9 @@
 namespace hilsim::rt::plan {
 namespace {
 
+// The default configuration's accelerator with `cores` cores, `sram` bytes each.
 Hardware hw(uint32_t cores, uint64_t sram = 256 * 1024, bool db = true) {
-  Hardware h;
+  Hardware h = config::accelGeometry(config::HardwareConfig{});
   h.num_cores = cores;
   h.sram_bytes = sram;
   h.double_buffer = db;
@@ -23,7 +25,7 @@ Hardware hw(uint32_t cores, uint64_t sram = 256 * 1024, bool db = true) {
 }
 
 timing::PlatformTiming timingFor(const Hardware& h) {
-  timing::PlatformTiming t;
+  timing::PlatformTiming t = config::platformTiming(config::HardwareConfig{});
   t.geometry = h;
   return t;
 }

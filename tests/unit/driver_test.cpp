@@ -73,6 +73,7 @@ DriverOptions options() {
   DriverOptions o;
   o.job_cycles = 1000;
   o.irq_handler_cycles = 50;
+  o.reg_cycles = 10;
   o.timeout_cycles = 5000;
   return o;
 }

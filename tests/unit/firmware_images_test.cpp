@@ -272,6 +272,13 @@ INSTANTIATE_TEST_SUITE_P(Images, FirmwareImage, ::testing::ValuesIn(kImages), []
   return name;
 });
 
+// The build makes an image for exactly the presets that have an instruction-set simulator.
+TEST(FirmwareImages, OnePerPresetWithASimulator) {
+  std::vector<std::string> expected;
+  for (const Expected& image : kImages) expected.push_back(image.preset);
+  EXPECT_EQ(firmware::presets(), expected);
+}
+
 TEST(FirmwareImages, TheEnvironmentOverridesTheBuildDirectory) {
   const char* outer = std::getenv("HILSIM_FIRMWARE_DIR");
   const std::string saved = outer ? outer : "";

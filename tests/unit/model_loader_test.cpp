@@ -10,6 +10,7 @@
 #include "hilsim/errors.h"
 #include "hilsim/rt/interpreter.h"
 #include "hilsim/schema/tflite_generated.h"
+#include "op_model.h"
 
 namespace hilsim::test {
 namespace {
@@ -100,6 +101,37 @@ void expectRejected(const std::vector<uint8_t>& bytes, const std::string& fragme
   EXPECT_NE(msg.find(fragment), std::string::npos) << "message: '" << msg << "'";
 }
 
+// One operator of a model without a kernel, or several: the one line names every one of them
+// before any operator is prepared.
+std::vector<uint8_t> modelWithOperators(const std::vector<std::string>& customs_and_builtins) {
+  OpModel m;
+  int32_t previous = m.addTensor(tensor(tflite::TensorType::FLOAT32, {4}));
+  m.setInputs({previous});
+  for (const std::string& op : customs_and_builtins) {
+    const int32_t next = m.addTensor(tensor(tflite::TensorType::FLOAT32, {4}));
+    if (op == "ARG_MAX")
+      m.addOp(tflite::BuiltinOperator::ARG_MAX, {previous}, {next});
+    else if (op == "TANH")
+      m.addOp(tflite::BuiltinOperator::TANH, {previous}, {next});
+    else
+      m.addOp(tflite::BuiltinOperator::CUSTOM, {previous}, {next}, {}, op);
+    previous = next;
+  }
+  m.setOutputs({previous});
+  return m.finish();
+}
+
+TEST(ModelLoader, NamesEveryUnsupportedOperator) {
+  EXPECT_EQ(tryModel(modelWithOperators({"TANH", "SignalWindow"})),
+            "model 'mutant': operator 1 (CUSTOM 'SignalWindow'): unsupported operator CUSTOM "
+            "'SignalWindow' (hilsim has no kernel for it)");
+  EXPECT_EQ(tryModel(modelWithOperators(
+                {"SignalWindow", "ARG_MAX", "TANH", "SignalWindow", "SignalFftAutoScale"})),
+            "model 'mutant': 4 unsupported operators of 3 kinds (hilsim has no kernel for them): "
+            "CUSTOM 'SignalWindow' (operators 0, 3), ARG_MAX (operator 1), "
+            "CUSTOM 'SignalFftAutoScale' (operator 4)");
+}
+
 TEST(ModelLoader, NamesTheProblem) {
   expectRejected(mutate(hello(), [](tflite::ModelT& m) { m.version = 2; }),
                  "unsupported schema version 2");
@@ -135,7 +167,9 @@ TEST(ModelLoader, NamesTheProblem) {
                         }),
                  "operator 0 (FULLY_CONNECTED): unsupported types");
   expectRejected(readFile(sharedDir() + "/models/audio_preprocessor_int8.tflite"),
-                 "operator 0 (CUSTOM 'SignalWindow'): unsupported operator");
+                 "unsupported operators of");
+  expectRejected(readFile(sharedDir() + "/models/audio_preprocessor_int8.tflite"),
+                 "CUSTOM 'SignalWindow' (operator 0)");
   // Not a model at all.
   std::vector<uint8_t> text(100, 'x');
   expectRejected(text, "not a TFLite model (file identifier 'xxxx', expected 'TFL3')");

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "hilsim/config/derived.h"
 #include "hilsim/errors.h"
 #include "hilsim/rt/plan/chunk_plan.h"
 #include "hilsim/rt/plan/plan_codec.h"
@@ -10,8 +11,9 @@
 namespace hilsim::rt::plan {
 namespace {
 
+// The default configuration's accelerator with `cores` cores, `sram` bytes each.
 Hardware hw(uint32_t cores, uint64_t sram = 256 * 1024, bool db = true) {
-  Hardware h;
+  Hardware h = config::accelGeometry(config::HardwareConfig{});
   h.num_cores = cores;
   h.sram_bytes = sram;
   h.double_buffer = db;
@@ -95,6 +97,27 @@ TEST(PlanCodec, RoundTripsAndRejectsCorruptPlans) {
   }
 }
 
+// The host CPU a decision was made for travels with the plan; a plan without it reads as such.
+TEST(PlanCodec, RoundTripsTheCpuRecord) {
+  AnnotatedPlan a;
+  a.plan = makePlan(hw(4), {1, 64, 64});
+  a.cpu = CpuAssumptions{"cortex-m4f", "reference", "iss", 120.0, 43, 0, 69};
+  std::vector<uint8_t> bytes = encodePlan(a);
+  const AnnotatedPlan b = decodePlan(bytes.data(), bytes.size());
+  ASSERT_TRUE(b.cpu);
+  EXPECT_EQ(*b.cpu, *a.cpu);
+  EXPECT_NE(describePlan(b).find("SRAM 262144, CPU cortex-m4f at 120 MHz: "), std::string::npos)
+      << describePlan(b);
+  EXPECT_EQ(describeCpu(*b.cpu),
+            "cortex-m4f at 120 MHz, reference kernels, cpu.model iss, driver 43 cycles per job + 0 "
+            "per register access + 69 per interrupt");
+  a.cpu.reset();
+  bytes = encodePlan(a);
+  const AnnotatedPlan c = decodePlan(bytes.data(), bytes.size());
+  EXPECT_FALSE(c.cpu);
+  EXPECT_NE(describePlan(c).find(", CPU not recorded: "), std::string::npos) << describePlan(c);
+}
+
 TEST(PlanCodec, PlanSetRoundTrips) {
   AnnotatedPlan a;
   a.plan = makePlan(hw(2), {1, 16, 16});
@@ -108,7 +131,7 @@ TEST(PlanCodec, PlanSetRoundTrips) {
 }
 
 TEST(Predict, BreakEvenSeparatesTinyFromLargeLayers) {
-  const timing::PlatformTiming t;
+  const timing::PlatformTiming t = config::platformTiming(config::HardwareConfig{});
   const timing::CpuCostModel cpu;
   const auto be = breakEvenMacs({1, 16, 16}, hw(4), t, cpu);
   ASSERT_TRUE(be.has_value());

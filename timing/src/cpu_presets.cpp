@@ -137,27 +137,6 @@ double cpuPresetClockMhz(const std::string& preset) {
   return lookup(preset).clock_mhz;
 }
 
-CpuPresetMemory cpuPresetMemory(const std::string& preset) {
-  // Flash wait states of the typical part at the preset's clock (iss/README.md, "Wait states"):
-  // STM32G0 at 48 MHz (RM0444), STM32L4R5 at 120 MHz (RM0432), STM32U5 at 128 MHz (RM0456);
-  // the E31's ITIM and DTIM have none, and every part's SRAM runs at the core clock.
-  // Their flash memory systems (iss/README.md, "Flash memory system"): the STM32G0's prefetch
-  // and 2 x 64-bit instruction cache (RM0444), the STM32L4R5's ART accelerator with 1 KB of
-  // instruction and 256 bytes of data cache in 64-bit lines, prefetch off as ST's HAL leaves it
-  // (RM0432), the STM32U5's 8 KB 2-way ICACHE of 16-byte lines on the code bus, which serves
-  // literal and constant loads too (RM0456), and the FE310's 16 KB 2-way instruction cache of
-  // 32-byte lines (FE310-G002 manual).
-  static const std::map<std::string, CpuPresetMemory> table = {
-      {"cortex-m0plus", {true, 1, 0, {8, true, 2, 2, 0, 1, false}}},
-      {"cortex-m4f", {true, 5, 0, {8, false, 128, 4, 32, 4, false}}},
-      {"cortex-m33", {true, 3, 0, {16, true, 512, 2, 0, 1, true}}},
-      {"rv32im", {true, 0, 0, {32, false, 512, 2, 0, 1, false}}},
-  };
-  lookup(preset);  // an unknown preset is an error
-  const auto it = table.find(preset);
-  return it == table.end() ? CpuPresetMemory{} : it->second;
-}
-
 CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library) {
   const CorePreset& p = lookup(preset);
   CpuCoefficients c;

@@ -30,7 +30,7 @@ struct Transfer {
 class Links {
  public:
   Links(const PlatformTiming& t)
-      : t_(t), bus_(params(t)), channel_(t.accel.dma_channels, nullptr) {}
+      : t_(t), bus_(t.bus.arbitration), channel_(t.accel.dma_channels, nullptr) {}
 
   uint32_t hostPort() const { return t_.accel.dma_channels; }
 
@@ -80,11 +80,6 @@ class Links {
     uint64_t bytes;
     uint64_t cycle;
   };
-  static BusParams params(const PlatformTiming& t) {
-    BusParams p = t.bus.arbitration;
-    p.ports = t.accel.dma_channels + 1;
-    return p;
-  }
   void startQueued(uint64_t now_ps, std::vector<Deferred>* deferred = nullptr) {
     for (uint32_t ch = 0; ch < channel_.size() && !queue_.empty(); ++ch) {
       if (channel_[ch]) continue;

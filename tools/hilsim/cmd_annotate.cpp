@@ -63,7 +63,7 @@ int stripCommand(int argc, char** argv, int first) {
   args.positional("in.tflite", &in, true, "annotated model");
   args.positional("out.tflite", &out, true, "model to write");
   if (!args.parse(argc, argv, first)) return 0;
-  checkWritable(out, "output");
+  checkWritable(out, "out.tflite");
   const rt::Model model = rt::Model::fromFile(in);
   writeFileAtomic(out, annotate::stripModel(model));
   return 0;

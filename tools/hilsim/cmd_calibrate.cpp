@@ -27,6 +27,7 @@ int calibrateCommand(int argc, char** argv, int first) {
   args.flag("--shapes", &shapes, "print every shape's executed and fitted cycles");
   if (!args.parse(argc, argv, first)) return 0;
   if (out.empty()) throw UsageError("calibrate: --out cal.yaml is required");
+  checkWritable(out, "--out");
 
   std::vector<config::Override> overrides;
   for (const std::string& s : sets) overrides.push_back({s});
@@ -47,7 +48,7 @@ int calibrateCommand(int argc, char** argv, int first) {
                 tflite::EnumNameBuiltinOperator(f.op), f.shapes, f.mean_error_pct, f.max_error_pct);
   }
   std::printf("wrote %s (%zu coefficients for cpu.preset %s)\n", out.c_str(), cal.fitted.size(),
-              cal.preset.c_str());
+              cal.cpu.preset.c_str());
   return 0;
 }
 

@@ -74,23 +74,18 @@ int cpuRunCommand(int argc, char** argv, int first) {
   std::vector<config::Override> overrides;
   for (const std::string& s : sets) overrides.push_back({s});
   const config::HardwareConfig config = config::loadConfig(config_path.value_or(""), overrides);
-  const std::optional<iss::Core> core = iss::coreForPreset(config.cpu.preset);
-  if (!core)
+  if (!iss::coreForPreset(config.cpu.preset))
     throw UsageError("cpu-run: cpu.preset '" + config.cpu.preset +
                      "' has no instruction-set simulator (presets with one: " +
                      joined(iss::issPresetNames()) + ")");
 
-  iss::CpuOptions options;
-  options.core = *core;
+  iss::CpuOptions options = firmware::hostCpuOptions(config.cpu);
   options.max_instructions =
       max_text ? parseUnsigned("--max-instructions", *max_text) : kDefaultMaxInstructions;
   if (options.max_instructions == 0) throw UsageError("--max-instructions: must be at least 1");
-  options.flash_wait_states = config.cpu.flash_wait_states;
-  options.sram_wait_states = config.cpu.sram_wait_states;
-  options.flash = firmware::flashOptions(config.cpu.flash);
   std::vector<uint32_t> values;
   for (const std::string& t : arg_texts) values.push_back(parseArgument(t));
-  const size_t max_args = *core == iss::Core::kRv32im ? 8 : 4;
+  const size_t max_args = options.core == iss::Core::kRv32im ? 8 : 4;
   if (values.size() > max_args)
     throw UsageError("cpu-run: at most " + std::to_string(max_args) + " --arg on " +
                      config.cpu.preset);

@@ -33,7 +33,8 @@ int crossoverCommand(int argc, char** argv, int first) {
   log::setLevel(cfg.sim.log_level);
   std::error_code ec;
   std::filesystem::create_directories(out, ec);
-  if (ec) throw InputError("cannot create '" + out + "': " + ec.message());
+  if (ec) throw InputError("--out '" + out + "': cannot create: " + ec.message());
+  checkWritable(out + "/crossover.csv", "--out");
   const std::vector<sweep::FamilyResult> results =
       sweep::runCrossover(cfg, sweep::defaultFamilies());
   writeFileAtomic(out + "/crossover.csv", sweep::crossoverCsv(results));

@@ -44,7 +44,7 @@ int runCommand(int argc, char** argv, int first) {
       vcd_layers, timeline, timeline_layers;
   std::vector<std::string> sets;
   std::string mode = "auto", seed = "1", invocations;
-  bool quiet = false, per_invocation = false;
+  bool quiet = false, per_invocation = false, wide = false;
   ArgParser args("run",
                  "Simulates inference of a .tflite model on the configured hardware and prints\n"
                  "the per-layer table. Without --model it runs the bundled demo MLP; without\n"
@@ -70,6 +70,7 @@ int runCommand(int argc, char** argv, int first) {
   args.flag("--per-invocation", &per_invocation,
             "keep every invocation's layer records in --report and --csv (default: the first's)");
   args.flag("--quiet", &quiet, "do not print the table");
+  args.flag("--wide", &wide, "print every reason whole (default: lines fit 160 columns)");
   if (!args.parse(argc, argv, first)) return 0;
 
   sim::RunSpec spec;
@@ -96,8 +97,9 @@ int runCommand(int argc, char** argv, int first) {
   }
   if (timeline_layers)
     spec.timeline_layers = parseLayerRange("--timeline-layers", *timeline_layers);
-  for (const auto& path : {output, report_path, csv})
-    if (path) checkWritable(*path, "output");
+  if (output) checkWritable(*output, "--output");
+  if (report_path) checkWritable(*report_path, "--report");
+  if (csv) checkWritable(*csv, "--csv");
 
   std::vector<config::Override> overrides;
   for (const std::string& s : sets) overrides.push_back({s});
@@ -131,7 +133,7 @@ int runCommand(int argc, char** argv, int first) {
   if (output_file) output_file->commit();
   if (report_path) writeFileAtomic(*report_path, report::reportJson(result.report));
   if (csv) writeFileAtomic(*csv, report::reportCsv(result.report));
-  if (!quiet) report::printReport(std::cout, result.report);
+  if (!quiet) report::printReport(std::cout, result.report, {wide ? 0u : 160u});
   if (!result.failure.empty()) throw SimulationError(result.failure);
   return 0;
 }

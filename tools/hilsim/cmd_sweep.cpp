@@ -4,6 +4,7 @@
 
 #include "args.h"
 #include "commands.h"
+#include "hilsim/base/io.h"
 #include "hilsim/errors.h"
 #include "hilsim/sweep/sweep.h"
 
@@ -47,6 +48,7 @@ int sweepCommand(int argc, char** argv, int first) {
     if (options.jobs == 0 || options.jobs > 256)
       throw UsageError("--jobs: " + jobs + " is out of range (1..256)");
   }
+  if (emit) checkWritable(*emit, "--emit-jobs");
   const sweep::SweepSpec spec = sweep::readSweepSpec(spec_path);
   options.dir = out.empty() ? "out/" + std::filesystem::path(spec_path).stem().string() : out;
   options.emit_jobs = emit;
@@ -60,10 +62,13 @@ int sweepCommand(int argc, char** argv, int first) {
   const sweep::CollectOutcome c = sweep::collectSweep(options.dir);
   std::cout << "sweep " << spec_path << ": " << c.finished << " of " << c.points << " points in "
             << options.dir << "/results.csv (" << o.skipped << " skipped, " << o.ran << " run, "
-            << o.failed << " failed); plots: " << options.dir << "/plots/\n";
+            << o.failed << " failed"
+            << (o.interrupted ? ", " + std::to_string(o.stopped_points) + " stopped unfinished"
+                              : std::string())
+            << "); plots: " << options.dir << "/plots/\n";
   if (o.interrupted) {
     std::cerr << "hilsim: sweep interrupted; finished points are kept, run it again to go on\n";
-    return 130;
+    return 128 + o.stop_signal;
   }
   if (o.failed > 0)
     throw SimulationError("sweep: " + std::to_string(o.failed) + " of " + std::to_string(o.points) +

@@ -1,6 +1,10 @@
 // hilsim: the command-line front end. The only place that prints errors and chooses exit codes:
-// 0 success, 2 usage / input / configuration error, 3 simulation failure.
+// 0 success, 2 usage / input / configuration error, 3 simulation failure, 130 / 143 stopped by
+// SIGINT / SIGTERM.
 
+#include <unistd.h>
+
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -8,6 +12,7 @@
 #include <string>
 
 #include "commands.h"
+#include "hilsim/base/io.h"
 #include "hilsim/base/log.h"
 #include "hilsim/core/dot.h"
 #include "hilsim/errors.h"
@@ -81,6 +86,26 @@ void applyDatapathOverride() {
                            ": this CPU cannot run that datapath (it can run " + available + ")");
 }
 
+// Ctrl-C or SIGTERM: remove the temporary files of the outputs being written, say so in one line
+// and exit 128 + the signal. Only async-signal-safe calls.
+extern "C" void onStopSignal(int signal) {
+  hilsim::removeRegisteredTemporaries();
+  const char* message = signal == SIGINT
+                            ? "hilsim: interrupted (SIGINT); unfinished output files removed\n"
+                            : "hilsim: terminated (SIGTERM); unfinished output files removed\n";
+  const ssize_t ignored = ::write(STDERR_FILENO, message, std::strlen(message));
+  (void)ignored;
+  ::_exit(128 + signal);
+}
+
+void catchStopSignals() {
+  struct sigaction action {};
+  action.sa_handler = onStopSignal;
+  sigemptyset(&action.sa_mask);
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
 }  // namespace
 
 // SystemC's library wants an sc_main; hilsim drives the simulation from main instead.
@@ -90,6 +115,7 @@ extern "C" int sc_main(int, char**) {
 
 int main(int argc, char** argv) {
   setenv("SC_COPYRIGHT_MESSAGE", "DISABLE", 1);
+  catchStopSignals();
   hilsim::log::setLevel(hilsim::LogLevel::kWarn);
   if (argc < 2) {
     printUsage(std::cerr);

@@ -1,6 +1,7 @@
 #include "kernels/accel_kernel.h"
 
 #include <cstring>
+#include <vector>
 
 #include "hilsim/base/log.h"
 #include "hilsim/drv/regs.h"
@@ -66,22 +67,58 @@ void AcceleratedKernel::planAndDecide(const std::optional<plan::AnnotatedPlan>& 
                  plan_->chunks.size(), plan::reasonText(decision_));
 }
 
-// The plan this run uses: the annotation when it was made for this hardware, else one made now.
-// Leaves plan_ empty (and the decision saying why) when no plan fits.
+// Why an annotation does not fit this run, as the warning says it; empty when it fits. The
+// decision rests on the plan's hardware, the host CPU it was made for and the predicted cycles
+// both ways: the last catch what the first two do not name (cost coefficients, bus and
+// accelerator timing).
+std::string AcceleratedKernel::annotationMismatch(const plan::AnnotatedPlan& annotated) const {
+  std::vector<std::string> made_for, now;
+  if (annotated.plan.hardware != ctx_.hardware()) {
+    made_for.push_back("other hardware (" + hardwareText(annotated.plan.hardware) + ")");
+    now.push_back(hardwareText(ctx_.hardware()));
+  }
+  const plan::CpuAssumptions& cpu = ctx_.cpuAssumptions();
+  if (!annotated.cpu) {
+    made_for.push_back("a CPU they do not record (written by an older hilsim)");
+    now.push_back(plan::describeCpu(cpu));
+  } else if (*annotated.cpu != cpu) {
+    made_for.push_back("another CPU (" + plan::describeCpu(*annotated.cpu) + ")");
+    now.push_back(plan::describeCpu(cpu));
+  }
+  if (made_for.empty()) {
+    if (annotated.decision.predicted_ref_cycles == ref_cycles_ &&
+        annotated.decision.predicted_accel_cycles ==
+            plan::predictAccelerated(annotated.plan, ctx_.timing()).cycles)
+      return {};
+    return "chunk plans in the model were made under other cost or timing figures "
+           "(cpu.coefficients, cpu.weight_memory, bus or accelerator timing); re-planned in "
+           "memory";
+  }
+  auto joined = [](const std::vector<std::string>& parts) {
+    std::string text;
+    for (const std::string& p : parts) text += (text.empty() ? "" : " and ") + p;
+    return text;
+  };
+  return "chunk plans in the model were made for " + joined(made_for) +
+         "; re-planned in memory for " + joined(now);
+}
+
+// The plan this run uses: the annotation when it was made for this hardware and host CPU, else
+// one made now. Leaves plan_ empty (and the decision saying why) when no plan fits.
 plan::PlanOrigin AcceleratedKernel::resolvePlan(
     const std::optional<plan::AnnotatedPlan>& annotated) {
-  if (annotated && annotated->plan.hardware == ctx_.hardware()) {
-    plan_ = annotated->plan;
-    return plan::PlanOrigin::kAnnotated;
-  }
-  if (annotated)
-    ctx_.note("warning: chunk plans in the model were made for other hardware (" +
-              hardwareText(annotated->plan.hardware) + "); re-planned in memory for " +
-              hardwareText(ctx_.hardware()));
-  else
+  if (annotated) {
+    const std::string mismatch = annotationMismatch(*annotated);
+    if (mismatch.empty()) {
+      plan_ = annotated->plan;
+      return plan::PlanOrigin::kAnnotated;
+    }
+    ctx_.note("warning: " + mismatch);
+  } else {
     ctx_.note(
         "note: model has no hilsim annotations: layers the accelerator takes are planned "
         "in memory");
+  }
   try {
     plan_ = planLayer();
   } catch (const ModelError& e) {

@@ -1,10 +1,10 @@
 #pragma once
 // What every accelerated kernel (FULLY_CONNECTED, CONV_2D, DEPTHWISE_CONV_2D) does the same way:
 // use the layer's annotation or plan it now (one warning when the annotation was made for other
-// hardware), decide the path, place the layer in device memory once, run one job through the
-// driver per invocation, fall back to the reference kernel when the job fails, and in compare
-// mode check the accelerated bytes against the reference kernel's. A kernel supplies the layer:
-// its plan, arithmetic, tensors and reference computation.
+// hardware or another host CPU), decide the path, place the layer in device memory once, run one
+// job through the driver per invocation, fall back to the reference kernel when the job fails, and
+// in compare mode check the accelerated bytes against the reference kernel's. A kernel supplies the
+// layer: its plan, arithmetic, tensors and reference computation.
 
 #include <cstdint>
 #include <optional>
@@ -63,6 +63,7 @@ class AcceleratedKernel : public Kernel {
     uint64_t upload_bytes = 0;
   };
   plan::PlanOrigin resolvePlan(const std::optional<plan::AnnotatedPlan>& annotated);
+  std::string annotationMismatch(const plan::AnnotatedPlan& annotated) const;
   drv::Status upload();
   AccelBreakdown runAccelerated(HostClock& clock, drv::Status* status);
   void checkAgainstReference(const std::vector<int8_t>& reference) const;

@@ -1,9 +1,10 @@
-// Reference AVERAGE_POOL_2D kernel, int8 (hilsim/kernels/pooling.h): input and output must share
-// their quantization, as TensorFlow Lite Micro requires.
+// Reference AVERAGE_POOL_2D kernel, int8 and int16 (hilsim/kernels/pooling.h): input and output
+// must share their quantization, as TensorFlow Lite Micro requires.
 
 #include <cstdint>
 #include <string>
 
+#include "elementwise_common.h"
 #include "hilsim/kernels/abi/calls.h"
 #include "hilsim/kernels/pooling.h"
 #include "hilsim/rt/kernels/kernel_call.h"
@@ -24,14 +25,19 @@ class AveragePool2DRef final : public Kernel {
     p_ = {};
     p_.geo = poolWindow(in, out, options);
     const WindowGeometry& g = p_.geo;
-    if (in.type != TensorType::INT8 || out.type != TensorType::INT8)
-      throw ModelError("unsupported types: input " + describe(in) + ", output " + describe(out) +
-                       " (hilsim supports int8)");
+    type_ = in.type;
+    if (type_ != TensorType::INT8 && type_ != TensorType::INT16)
+      throw ModelError("unsupported type: input " + describe(in) +
+                       " (int8 and int16 are supported)");
+    expectSameType(in, out);
     expectQuantized(in, "input");
     expectQuantized(out, "output");
     expectSharedQuantization(in, out);
-    int8ActivationRange(options.fused_activation_function(), out.quant.scale0(),
-                        out.quant.zero_point0(), &p_.act_min, &p_.act_max);
+    quantizedActivationRange(options.fused_activation_function(), out, &p_.act_min, &p_.act_max);
+    if (p_.act_min > p_.act_max)
+      throw ModelError("activation range [" + std::to_string(p_.act_min) + ", " +
+                       std::to_string(p_.act_max) + "] is empty (output zero point " +
+                       std::to_string(out.quant.zero_point0()) + ")");
     if (!kernels::poolWindowsCoverInput(g))
       throw ModelError("a pooling window of input " + describe(in) + " covers no input");
     acc_ = allocatePersistentArray<int32_t>(ctx, size_t(g.in_c));
@@ -39,13 +45,20 @@ class AveragePool2DRef final : public Kernel {
   }
 
   void invoke(InvokeContext& ctx, Node& node) override {
-    kernels::abi::AveragePoolInt8Call call{p_, node.input(0)->as<int8_t>(), acc_,
-                                           node.output(0)->as<int8_t>()};
-    runCall(ctx, call);
+    const Tensor& in = *node.input(0);
+    Tensor& out = *node.output(0);
+    if (type_ == TensorType::INT8) {
+      kernels::abi::AveragePoolInt8Call call{p_, in.as<int8_t>(), acc_, out.as<int8_t>()};
+      runCall(ctx, call);
+    } else {
+      kernels::abi::AveragePoolInt16Call call{p_, in.as<int16_t>(), acc_, out.as<int16_t>()};
+      runCall(ctx, call);
+    }
   }
 
  private:
   kernels::PoolParams p_;
+  TensorType type_ = TensorType::INT8;
   int32_t* acc_ = nullptr;  // persistent: in_c accumulators
 };
 

@@ -20,8 +20,13 @@ std::string JobFailure::describe() const {
 
 AccelContext::AccelContext(drv::Driver& driver, plan::Hardware hardware,
                            timing::PlatformTiming timing, timing::CpuCostModel cpu,
-                           OffloadMode mode)
-    : driver_(driver), hardware_(hardware), timing_(timing), cpu_(std::move(cpu)), mode_(mode) {}
+                           plan::CpuAssumptions cpu_assumptions, OffloadMode mode)
+    : driver_(driver),
+      hardware_(hardware),
+      timing_(timing),
+      cpu_(std::move(cpu)),
+      cpu_assumptions_(std::move(cpu_assumptions)),
+      mode_(mode) {}
 
 void AccelContext::loadMetadataPlans(const Model& model) {
   metadata_plans_ = plan::MetadataPlans::read(model);

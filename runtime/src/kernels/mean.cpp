@@ -1,8 +1,8 @@
 // Reference MEAN kernel (hilsim/kernels/reduce.h): float32, int8 and int16 inputs of 1 to 5
-// dimensions reduced over the axes of a constant int32 tensor (negative axes count from the end,
-// repeats are ignored). TensorFlow Lite Micro keeps room for two reduced axes only, so more are
-// rejected here. Integer means are always requantized, also when input and output share their
-// quantization (TFLite Micro's EvalIntegerMean has no separate path for that case).
+// dimensions reduced over any number of the axes of a constant int32 tensor (negative axes count
+// from the end, repeats are ignored), as TensorFlow Lite Micro does. Integer means are always
+// requantized, also when input and output share their quantization (TFLite Micro's
+// EvalIntegerMean has no separate path for that case).
 
 #include <cstdint>
 #include <limits>
@@ -17,8 +17,6 @@
 
 namespace hilsim::rt {
 namespace {
-
-constexpr int kMaxReducedAxes = 2;
 
 class MeanRef final : public Kernel {
  public:
@@ -47,20 +45,14 @@ class MeanRef final : public Kernel {
     if (axes.type != TensorType::INT32)
       throw ModelError("axis must be int32, is " + describe(axes));
     bool reduced[kernels::kMeanMaxDims] = {};
-    int reduced_axes = 0;
     for (int64_t i = 0; i < axes.elements(); ++i) {
       const int32_t axis = axes.as<int32_t>()[i];
       if (axis < -rank || axis >= rank)
         throw ModelError("axis " + std::to_string(axis) + " is out of range for input " +
                          describe(in));
       const int resolved = axis < 0 ? axis + rank : axis;
-      if (!reduced[resolved]) ++reduced_axes;
       reduced[resolved] = true;
     }
-    if (reduced_axes > kMaxReducedAxes)
-      throw ModelError("reduces over " + std::to_string(reduced_axes) +
-                       " axes; TFLite Micro reduces over at most " +
-                       std::to_string(kMaxReducedAxes));
 
     params_ = {};
     params_.rank = rank;

@@ -38,6 +38,14 @@ const char* dataflowName(timing::Dataflow d) {
 
 std::string describeConvPlan(const AnnotatedPlan& a);
 
+// ", CPU cortex-m55 at 400 MHz", or that the plan does not say.
+std::string cpuText(const AnnotatedPlan& a) {
+  if (!a.cpu) return ", CPU not recorded";
+  char clock[32];
+  std::snprintf(clock, sizeof clock, "%g", a.cpu->clock_mhz);
+  return ", CPU " + a.cpu->preset + " at " + clock + " MHz";
+}
+
 fb::PlanKind toFb(PlanKind k) {
   switch (k) {
     case PlanKind::kConv2D:
@@ -111,8 +119,13 @@ std::vector<uint8_t> encodePlan(const AnnotatedPlan& a) {
                          b.CreateString(a.decision.policy), b.CreateString(a.decision.reason));
   const auto chunk_vector = b.CreateVector(chunks);
   const auto geometry = conv ? encodeGeometry(b, p.conv) : 0;
+  flatbuffers::Offset<fb::Cpu> cpu = 0;
+  if (a.cpu)
+    cpu = fb::CreateCpu(b, b.CreateString(a.cpu->preset), b.CreateString(a.cpu->kernels),
+                        b.CreateString(a.cpu->model), a.cpu->clock_mhz, a.cpu->driver_job_cycles,
+                        a.cpu->driver_reg_cycles, a.cpu->irq_handler_cycles);
   const auto root = fb::CreateChunkPlan(b, conv ? kPlanVersionConv : kPlanVersion, hw, &shape,
-                                        chunk_vector, decision, toFb(p.kind), geometry);
+                                        chunk_vector, decision, toFb(p.kind), geometry, cpu);
   b.Finish(root, kPlanIdentifier);
   return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
 }
@@ -203,7 +216,24 @@ AnnotatedPlan decodePlan(const uint8_t* data, size_t size) {
   a.decision.break_even_macs = d.break_even_macs();
   a.decision.policy = d.policy() ? d.policy()->str() : "";
   a.decision.reason = d.reason() ? d.reason()->str() : "";
+  if (const fb::Cpu* cpu = p.cpu()) {
+    if (!cpu->preset() || !cpu->kernels() || !cpu->model())
+      throw ModelError("chunk plan's CPU record lacks its preset, kernels or model");
+    a.cpu =
+        CpuAssumptions{cpu->preset()->str(),     cpu->kernels()->str(),    cpu->model()->str(),
+                       cpu->clock_mhz(),         cpu->driver_job_cycles(), cpu->driver_reg_cycles(),
+                       cpu->irq_handler_cycles()};
+  }
   return a;
+}
+
+std::string describeCpu(const CpuAssumptions& c) {
+  char clock[32];
+  std::snprintf(clock, sizeof clock, "%g", c.clock_mhz);
+  return c.preset + " at " + clock + " MHz, " + c.kernels + " kernels, cpu.model " + c.model +
+         ", driver " + std::to_string(c.driver_job_cycles) + " cycles per job + " +
+         std::to_string(c.driver_reg_cycles) + " per register access + " +
+         std::to_string(c.irq_handler_cycles) + " per interrupt";
 }
 
 namespace {
@@ -221,11 +251,11 @@ std::string describeConvPlan(const AnnotatedPlan& a) {
       "plan v" + std::to_string(kPlanVersionConv) + " " + planKindName(p.kind) + " for " +
       std::to_string(p.hardware.num_cores) + " cores " + std::to_string(p.hardware.array_rows) +
       "x" + std::to_string(p.hardware.array_cols) + " " + dataflowName(p.hardware.dataflow) +
-      " SRAM " + std::to_string(p.hardware.sram_bytes) + ": GEMM " + std::to_string(p.shape.rows) +
-      "x" + std::to_string(p.shape.k) + "->" + std::to_string(p.shape.n) + ", " +
-      std::to_string(p.chunks.size()) + " chunks (" + std::to_string(channels.size()) +
-      " channel x " + std::to_string(rows.size()) + " row ranges), " + std::to_string(steps) +
-      " steps";
+      " SRAM " + std::to_string(p.hardware.sram_bytes) + cpuText(a) + ": GEMM " +
+      std::to_string(p.shape.rows) + "x" + std::to_string(p.shape.k) + "->" +
+      std::to_string(p.shape.n) + ", " + std::to_string(p.chunks.size()) + " chunks (" +
+      std::to_string(channels.size()) + " channel x " + std::to_string(rows.size()) +
+      " row ranges), " + std::to_string(steps) + " steps";
   // Only a consistent plan has bands worth counting (the text also describes corrupt ones).
   if (validateConvPlan(p, p.layer()).empty()) {
     char factor[32];
@@ -278,7 +308,8 @@ std::string describePlan(const AnnotatedPlan& a) {
       "plan v" + std::to_string(kPlanVersion) + " for " + std::to_string(p.hardware.num_cores) +
       " cores " + std::to_string(p.hardware.array_rows) + "x" +
       std::to_string(p.hardware.array_cols) + " " + dataflowName(p.hardware.dataflow) + " SRAM " +
-      std::to_string(p.hardware.sram_bytes) + ": " + std::to_string(p.chunks.size()) + " chunks";
+      std::to_string(p.hardware.sram_bytes) + cpuText(a) + ": " + std::to_string(p.chunks.size()) +
+      " chunks";
   uint32_t tiles = 0;
   for (const Chunk& c : p.chunks) tiles += c.num_tiles;
   text += ", " + std::to_string(tiles) + " tiles; " +

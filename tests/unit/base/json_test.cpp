@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace hilsim {
@@ -32,14 +33,24 @@ TEST(Json, OneLineLayoutSeparatesWithCommaSpaceAndKeepsMemberOrder) {
   EXPECT_EQ(formatJson(Json::array(), {0}), "[]");
 }
 
-TEST(Json, FloatsHaveTenSignificantDigitsByDefault) {
-  EXPECT_EQ(tenDigits(2.0), "2");
-  EXPECT_EQ(tenDigits(0.1), "0.1");
-  EXPECT_EQ(tenDigits(1.0 / 3.0), "0.3333333333");
-  EXPECT_EQ(tenDigits(123456789012.0), "1.23456789e+11");
-  EXPECT_EQ(tenDigits(1e-7), "1e-07");
+TEST(Json, FloatsAreTheShortestTextThatReadsBackExactly) {
+  EXPECT_EQ(shortestNumber(2.0), "2");
+  EXPECT_EQ(shortestNumber(0.1), "0.1");
+  EXPECT_EQ(shortestNumber(1.0 / 3.0), "0.3333333333333333");
+  EXPECT_EQ(shortestNumber(123456789012.0), "123456789012");
+  EXPECT_EQ(shortestNumber(1e-7), "1e-07");
   const Json doc = {{"a", 2.0}, {"b", 0.25}, {"c", 1.0 / 3.0}};
-  EXPECT_EQ(formatJson(doc, {0}), R"({"a": 2, "b": 0.25, "c": 0.3333333333})");
+  EXPECT_EQ(formatJson(doc, {0}), R"({"a": 2, "b": 0.25, "c": 0.3333333333333333})");
+  // Every double reads back as itself, as a JSON parser reads it.
+  uint64_t state = 1;
+  for (int i = 0; i < 100000; ++i) {
+    state = state * 6364136223846793005u + 1442695040888963407u;
+    double value;
+    const uint64_t bits = (state >> 2) & 0x7fefffffffffffffu;  // finite, non-negative
+    std::memcpy(&value, &bits, sizeof value);
+    const std::string text = formatJson(Json(value));
+    ASSERT_EQ(Json::parse(text).get<double>(), value) << text;
+  }
 }
 
 TEST(Json, NonFiniteNumbersAreNull) {
@@ -55,7 +66,7 @@ TEST(Json, NumberTextSeesThePathOfMemberNames) {
     std::string joined;
     for (std::string_view p : path) joined += (joined.empty() ? "" : ".") + std::string(p);
     seen.push_back(joined);
-    return joined == "config.clock_mhz" ? std::string("400.0") : tenDigits(v);
+    return joined == "config.clock_mhz" ? std::string("400.0") : shortestNumber(v);
   };
   EXPECT_EQ(formatJson(doc, layout),
             R"({"config": {"clock_mhz": 400.0}, "rows": [{"x": 1.5}], "top": 2})");

@@ -9,6 +9,7 @@
 namespace hilsim::test {
 namespace {
 
+using config::CpuModel;
 using config::HardwareConfig;
 using config::loadConfig;
 using config::toYaml;
@@ -144,6 +145,35 @@ TEST(ConfigDefaults, EveryCpuPresetAndKernelLibrary) {
       expectCoefficientsEq(hw.cpu.coefficients, timing::cpuPreset(preset, library));
     }
   }
+}
+
+// The presets with an instruction-set simulator run it by default, at their typical part's wait
+// states; the others use the cost model.
+TEST(ConfigDefaults, PresetsWithAnIssDefaultToItAtTheirPartsWaitStates) {
+  struct Case {
+    std::string preset;
+    CpuModel model;
+    uint32_t flash_wait_states;
+  };
+  const std::vector<Case> cases = {
+      {"cortex-m0plus", CpuModel::kIss, 1},
+      {"cortex-m33", CpuModel::kIss, 3},
+      {"cortex-m4f", CpuModel::kIss, 5},
+      {"cortex-m55", CpuModel::kCost, 0},
+      {"cortex-m55-helium", CpuModel::kCost, 0},
+      {"cortex-m7", CpuModel::kCost, 0},
+      {"rv32im", CpuModel::kIss, 0},
+  };
+  std::vector<std::string> covered;
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.preset);
+    const HardwareConfig hw = withSets({"cpu.preset=" + c.preset});
+    EXPECT_EQ(hw.cpu.model, c.model);
+    EXPECT_EQ(hw.cpu.flash_wait_states, c.flash_wait_states);
+    EXPECT_EQ(hw.cpu.sram_wait_states, 0u);
+    covered.push_back(c.preset);
+  }
+  EXPECT_EQ(covered, timing::cpuPresetNames());
 }
 
 TEST(ConfigDefaults, HeliumKernelsPadTheReduction) {

@@ -185,7 +185,7 @@ TEST(KernelAbi, DispatchRunsTheNamedKernelAndRejectsWhatItCannotRun) {
   EXPECT_EQ(to[2], 3);
   EXPECT_EQ(to[3], 0);
   EXPECT_EQ(dispatch(0, words, pointer), CallStatus::kUnknownKernel);
-  EXPECT_EQ(dispatch(76, words, pointer), CallStatus::kUnknownKernel);
+  EXPECT_EQ(dispatch(kCallCount + 1, words, pointer), CallStatus::kUnknownKernel);
   words[0] += 1;  // one payload word more than a copy has
   EXPECT_EQ(dispatch(static_cast<uint32_t>(KernelId::kCopy), words, pointer),
             CallStatus::kBadLength);

@@ -144,6 +144,32 @@ TEST(StridedSlice, FourDimensionsEveryType) {
             (std::vector<uint8_t>{1, 1, 0, 1}));
 }
 
+TEST(StridedSlice, EllipsisAndNewAxisMasksAreIgnoredAsTfliteMicroDoes) {
+  // TFLite Micro's BuildStridedSliceParams sets both masks to 0 and never reads the offset option,
+  // so a model runs when its output has the shape of the slice without them. [2,4] holding 0..7.
+  const std::vector<float> in = {0, 1, 2, 3, 4, 5, 6, 7};
+  // ellipsis_mask 1 on dimension 0, whose begin and end cover it anyway: columns 1 and 2.
+  EXPECT_EQ(slice({{2, 4}, {0, 1}, {2, 3}, {1, 1}, {2, 2}, 0, 0, 0, 1}, in),
+            (std::vector<float>{1, 2, 5, 6}));
+  // ellipsis_mask 2 with begin_mask and end_mask on dimension 1, rows reversed.
+  EXPECT_EQ(slice({{2, 4}, {1, 0}, {-3, 0}, {-1, 2}, {2, 2}, 2, 2, 0, 2}, in),
+            (std::vector<float>{4, 6, 0, 2}));
+  // A shrunk row and ellipsis_mask 2: row 1, columns 0..3.
+  EXPECT_EQ(slice({{2, 4}, {1, 0}, {2, 4}, {1, 1}, {4}, 0, 0, 1, 2}, in),
+            (std::vector<float>{4, 5, 6, 7}));
+  // new_axis_mask and the offset option are ignored the same way.
+  EXPECT_EQ(slice({{2, 4}, {0, 3}, {2, 4}, {1, 1}, {2, 1}, 0, 0, 0, 0, 1}, in),
+            (std::vector<float>{3, 7}));
+  SliceCase offset{{2, 4}, {1, 1}, {2, 3}, {1, 1}, {1, 2}};
+  offset.offset = true;
+  EXPECT_EQ(slice(offset, in), (std::vector<float>{5, 6}));
+  // Every element size goes through the same path: int8 with ellipsis_mask 1.
+  EXPECT_EQ(valuesOf<int8_t>(runModel(
+                sliceModel({{2, 4}, {0, 1}, {2, 3}, {1, 1}, {2, 2}, 0, 0, 0, 1}, TensorType::INT8),
+                {bytesOf(std::vector<int8_t>{0, 1, 2, 3, 4, 5, 6, 7})})),
+            (std::vector<int8_t>{1, 2, 5, 6}));
+}
+
 void expectPrepareError(const std::vector<uint8_t>& model, const std::string& reason) {
   const std::string error = prepareError(model);
   EXPECT_NE(error.find("operator 0 (STRIDED_SLICE)"), std::string::npos) << error;
@@ -153,11 +179,10 @@ void expectPrepareError(const std::vector<uint8_t>& model, const std::string& re
 TEST(StridedSlice, MalformedOperatorsAreRejected) {
   expectPrepareError(sliceModel({{4}, {0}, {4}, {0}, {4}}), "stride of dimension 0 is 0");
   expectPrepareError(sliceModel({{4}, {0}, {4}, {1}, {3}}), "does not have the sliced shape [4]");
-  expectPrepareError(sliceModel({{4}, {0}, {4}, {1}, {4}, 0, 0, 0, 1}), "ellipsis_mask 1");
-  expectPrepareError(sliceModel({{4}, {0}, {4}, {1}, {4}, 0, 0, 0, 0, 1}), "new_axis_mask 1");
-  SliceCase offset{{4}, {0}, {4}, {1}, {4}};
-  offset.offset = true;
-  expectPrepareError(sliceModel(offset), "offset option");
+  // With the ellipsis mask ignored, x[..., 1:3] of a [2,4] input slices rows [0, 0): its [2,2]
+  // output does not have the [0,2] shape TFLite Micro checks either.
+  expectPrepareError(sliceModel({{2, 4}, {0, 1}, {0, 3}, {1, 1}, {2, 2}, 0, 0, 0, 1}),
+                     "does not have the sliced shape [0,2]");
   expectPrepareError(sliceModel({{4}, {0}, {4}, {1}, {4}}, TensorType::FLOAT32, false),
                      "begin must be a constant tensor");
   expectPrepareError(sliceModel({{2, 2}, {0}, {2}, {1}, {2, 2}}), "int32 vector of 2 entries");

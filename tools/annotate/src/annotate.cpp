@@ -139,6 +139,7 @@ AnnotateResult annotateModel(const rt::Model& model, const config::HardwareConfi
     }
     const bool fc = shape->kind == plan::PlanKind::kFullyConnected;
     plan::AnnotatedPlan annotated;
+    annotated.cpu = firmware::plannerCpu(config, timing);
     try {
       annotated.plan =
           fc ? plan::makePlan(hw, shape->gemm) : plan::makeConvPlan(hw, shape->conv, timing);

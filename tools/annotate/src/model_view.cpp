@@ -11,6 +11,13 @@
 namespace hilsim::annotate {
 namespace {
 
+// Ten significant digits, as a person reads a scale ("%.10g").
+std::string tenDigits(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.10g", value);
+  return text;
+}
+
 std::string activationName(tflite::ActivationFunctionType a) {
   return tflite::EnumNameActivationFunctionType(a);
 }

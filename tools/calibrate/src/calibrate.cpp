@@ -8,6 +8,7 @@
 
 #include "hilsim/calibrate/one_op_models.h"
 #include "hilsim/errors.h"
+#include "hilsim/iss/core_model.h"
 #include "hilsim/rt/interpreter.h"
 #include "hilsim/sim/run.h"
 
@@ -304,11 +305,13 @@ std::vector<double> fitNonNegative(const std::vector<std::vector<double>>& rows,
 }
 
 Calibration calibrate(const config::HardwareConfig& given) {
-  const timing::CpuPresetMemory memory = timing::cpuPresetMemory(given.cpu.preset);
-  if (!memory.has_iss)
+  if (!iss::coreForPreset(given.cpu.preset)) {
+    std::string with_iss;
+    for (const std::string& p : iss::issPresetNames())
+      with_iss += (with_iss.empty() ? "" : ", ") + p;
     throw UsageError("calibrate: cpu.preset '" + given.cpu.preset +
-                     "' has no instruction-set simulator (presets with one: cortex-m0plus, "
-                     "cortex-m4f, cortex-m33, rv32im)");
+                     "' has no instruction-set simulator (presets with one: " + with_iss + ")");
+  }
   if (given.cpu.kernels != timing::KernelLibrary::kReference)
     throw UsageError(
         "calibrate: the instruction-set simulator runs the reference kernels only; "
@@ -317,10 +320,7 @@ Calibration calibrate(const config::HardwareConfig& given) {
   config.cpu.model = config::CpuModel::kIss;
 
   Calibration cal;
-  cal.preset = config.cpu.preset;
-  cal.flash_wait_states = config.cpu.flash_wait_states;
-  cal.sram_wait_states = config.cpu.sram_wait_states;
-  cal.flash = config.cpu.flash;
+  cal.cpu = config.cpu;
   cal.coefficients = config.cpu.coefficients;
   cal.samples = measure(config);
   for (const Group& g : groups()) fitGroup(g, cal.samples, &cal);
@@ -349,9 +349,9 @@ std::string calibrationYaml(const Calibration& cal) {
   std::string out =
       "# CPU cost-model coefficients fitted by `hilsim calibrate` to the reference kernels\n"
       "# executed on the instruction-set simulator of cpu.preset " +
-      cal.preset + "\n";
+      cal.cpu.preset + "\n";
   std::snprintf(line, sizeof line, "# (flash wait states %u, SRAM wait states %u).\n",
-                cal.flash_wait_states, cal.sram_wait_states);
+                cal.cpu.flash_wait_states, cal.cpu.sram_wait_states);
   out += line;
   out += "# Fit per operator: shapes, mean and max relative error of the fitted formula.\n";
   for (const OpFit& f : cal.fits) {
@@ -360,11 +360,11 @@ std::string calibrationYaml(const Calibration& cal) {
                   f.max_error_pct);
     out += line;
   }
-  out += "cpu:\n  preset: " + cal.preset + "\n";
+  out += "cpu:\n  preset: " + cal.cpu.preset + "\n";
   std::snprintf(line, sizeof line, "  flash_wait_states: %u\n  sram_wait_states: %u\n",
-                cal.flash_wait_states, cal.sram_wait_states);
+                cal.cpu.flash_wait_states, cal.cpu.sram_wait_states);
   out += line;
-  const timing::FlashSystemConfig& f = cal.flash;
+  const iss::FlashOptions& f = cal.cpu.flash;
   std::snprintf(line, sizeof line,
                 "  flash:\n    line_bytes: %u\n    prefetch: %s\n    icache_lines: %u\n"
                 "    icache_ways: %u\n    dcache_lines: %u\n    dcache_ways: %u\n"

@@ -26,9 +26,10 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::atomic<bool> g_stop{false};
-void onSignal(int) {
-  g_stop = true;
+// The stop signal received (SIGINT or SIGTERM), or 0.
+std::atomic<int> g_stop{0};
+void onSignal(int signal) {
+  g_stop = signal;
 }
 
 std::string selfPath() {
@@ -272,7 +273,7 @@ struct SavedSignals {
 };
 
 SavedSignals catchStopSignals() {
-  g_stop = false;
+  g_stop = 0;
   struct sigaction action {};
   action.sa_handler = onSignal;
   sigemptyset(&action.sa_mask);
@@ -320,7 +321,8 @@ class PointPool {
             SweepOutcome& outcome)
       : spec_(spec), options_(options), self_(self), outcome_(outcome) {}
 
-  // Counts into the outcome: ran, failed, first_failure, interrupted.
+  // Counts into the outcome: ran, failed, first_failure, interrupted, stopped_points,
+  // stop_signal.
   void run(const std::vector<const SweepPoint*>& pending) {
     Progress progress(outcome_.points, outcome_.skipped);
     progress.update(0, 0, 0, true);
@@ -341,7 +343,8 @@ class PointPool {
     }
     progress.update(done_, running_.size(), outcome_.failed, true);
     progress.end();
-    outcome_.interrupted = g_stop;
+    outcome_.stop_signal = g_stop;
+    outcome_.interrupted = g_stop != 0;
   }
 
  private:
@@ -357,9 +360,15 @@ class PointPool {
     if (it == running_.end()) return false;
     const SweepPoint& p = *it->second;
     running_.erase(it);
+    const bool has_results = finished(options_.dir, p);
+    if (g_stop && !has_results) {
+      // Stopped mid-run by the interrupt: not finished, and not a failure.
+      ++outcome_.stopped_points;
+      return true;
+    }
     ++done_;
     ++outcome_.ran;
-    const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && finished(options_.dir, p);
+    const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && has_results;
     if (!ok && !g_stop) {
       ++outcome_.failed;
       if (outcome_.first_failure.empty()) outcome_.first_failure = failureSummary(options_.dir, p);

@@ -223,7 +223,15 @@ std::string traceStatsJson(const TraceStats& st, double cpu_mhz) {
   Json& signals = doc["signals"] = Json::array();
   for (const SignalStats& s : st.signals) signals.push_back(signalJson(s, span));
   doc["hilsim"] = st.hilsim ? hilsimJson(st, cpu_mhz) : Json(nullptr);
-  return formatJson(doc) + "\n";
+  // Times and cycles derived from the trace's integer times: ten significant digits, which hide
+  // the rounding of the unit conversions (20 ps at 400 MHz is 0.008 cycles).
+  JsonLayout layout;
+  layout.number = [](double value, const JsonPath&) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.10g", value);
+    return std::string(text);
+  };
+  return formatJson(doc, layout) + "\n";
 }
 
 }  // namespace hilsim::vcd

@@ -19,16 +19,16 @@ using JsonPath = std::vector<std::string_view>;
 // The text of a finite floating-point number at `path`.
 using JsonNumberText = std::function<std::string(double value, const JsonPath& path)>;
 
-// printf's "%.10g": ten significant digits, no trailing zeros, integral values without a decimal
-// point (0.1 -> "0.1", 2.0 -> "2", 1.0/3 -> "0.3333333333", 1e15 -> "1e+15"). Not a round trip
-// beyond ten digits.
-std::string tenDigits(double value);
+// The shortest text that reads back as exactly `value` (std::to_chars): integral values without a
+// decimal point, the shorter of fixed and scientific notation (0.1 -> "0.1", 2.0 -> "2",
+// 1.0/3 -> "0.3333333333333333", 1e15 -> "1e+15").
+std::string shortestNumber(double value);
 
 struct JsonLayout {
   // Spaces per nesting level, each member and element on its own line (nlohmann's dump(indent));
   // 0: the whole value on one line, ", " between members and elements, ": " after keys.
   int indent = 1;
-  JsonNumberText number = [](double value, const JsonPath&) { return tenDigits(value); };
+  JsonNumberText number = [](double value, const JsonPath&) { return shortestNumber(value); };
 };
 
 // `value` as text, without a final newline. Integers are written in full, infinities and NaN as

@@ -29,11 +29,12 @@ struct DeviceInfo {
   uint64_t mem_size = 0;
 };
 
+// Built from the configuration (sim::driverOptions), where the defaults live.
 struct DriverOptions {
-  uint64_t job_cycles = 8000;             // host cycles of driver software per submitted job
-  uint64_t irq_handler_cycles = 400;      // host cycles of the interrupt handler
-  uint64_t reg_cycles = 10;               // host cycles of driver software per register access
-  uint64_t timeout_cycles = 100'000'000;  // default wait timeout, host cycles
+  uint64_t job_cycles = 0;          // host cycles of driver software per submitted job
+  uint64_t irq_handler_cycles = 0;  // host cycles of the interrupt handler
+  uint64_t reg_cycles = 0;          // host cycles of driver software per register access
+  uint64_t timeout_cycles = 0;      // default wait timeout, host cycles
 };
 
 // A region of device-visible memory owned by the caller.

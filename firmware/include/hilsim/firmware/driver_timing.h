@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "hilsim/config/hardware_config.h"
+#include "hilsim/rt/plan/plan_codec.h"
 #include "hilsim/timing/platform_timing.h"
 
 namespace hilsim::firmware {
@@ -20,13 +21,18 @@ struct DriverPathCycles {
   uint64_t completion_cycles = 0;
 };
 
-// Executes the job path on a fresh ISS of the configured preset and wait states. Results are
-// remembered per (preset, wait states, cores). Throws ConfigError for a preset without an ISS.
+// Executes the job path on a fresh ISS of the configured host CPU (hostCpuOptions). Results are
+// remembered per (preset, ISS options, cores). Throws ConfigError for a preset without an ISS.
 DriverPathCycles measureDriverPath(const config::HardwareConfig& config);
 
 // config::platformTiming, with the host's driver costs taken from measureDriverPath under
 // cpu.model iss (driver_job_cycles = submit, driver_reg_cycles = 0, irq_handler_cycles =
 // completion).
 timing::PlatformTiming plannerTiming(const config::HardwareConfig& config);
+
+// The host CPU the planner plans for, as a plan records it: the configured preset, kernels,
+// cpu.model and clock, and the driver figures of `planner_timing` (plannerTiming(config)).
+rt::plan::CpuAssumptions plannerCpu(const config::HardwareConfig& config,
+                                    const timing::PlatformTiming& planner_timing);
 
 }  // namespace hilsim::firmware

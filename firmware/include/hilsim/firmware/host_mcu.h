@@ -19,23 +19,18 @@
 
 namespace hilsim::firmware {
 
-struct HostMcuOptions {
-  std::string preset;  // cortex-m0plus, cortex-m4f, cortex-m33 or rv32im
-  uint32_t flash_wait_states = 0;
-  uint32_t sram_wait_states = 0;
-  iss::FlashOptions flash;
-};
-
-// The ISS's flash memory system of a configuration's cpu.flash.* keys.
-iss::FlashOptions flashOptions(const timing::FlashSystemConfig& c);
-// The host MCU of a configuration's cpu.* keys.
-HostMcuOptions hostMcuOptions(const config::HardwareConfig& config);
+// The instruction-set simulator's options for the configured host CPU: the core of cpu.preset, the
+// memories' wait states and the flash memory system (cpu.flash.*). The one place the configuration becomes iss::CpuOptions, for every
+// user of the ISS (the simulation, the planner's driver probe, `cpu-run`, `calibrate`). Throws
+// ConfigError for a preset without an instruction-set simulator.
+iss::CpuOptions hostCpuOptions(const config::CpuConfig& cpu);
 
 class HostMcu final : public rt::CpuTarget {
  public:
-  // Loads the preset's image and prepares the core (hs_cpu_init). Kernel cycles go to `clock`.
-  // Throws ConfigError for a preset without an image, InputError for a missing or bad image.
-  HostMcu(const HostMcuOptions& options, rt::HostClock& clock);
+  // Loads cpu.preset's image and prepares the core (hs_cpu_init) with hostCpuOptions(cpu). Kernel
+  // cycles go to `clock`. Throws ConfigError for a preset without an image, InputError for a
+  // missing or bad image.
+  HostMcu(const config::CpuConfig& cpu, rt::HostClock& clock);
   ~HostMcu() override;
 
   iss::Cpu& cpu() { return *cpu_; }

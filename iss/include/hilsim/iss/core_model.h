@@ -1,13 +1,17 @@
 #pragma once
-// The CPU cores the ISS executes, keyed by hilsim's CPU preset names, with the Unicorn engine
-// configuration of each. The memory wait states come from the configuration
-// (cpu.flash_wait_states, cpu.sram_wait_states; their defaults per preset are in
-// timing/src/cpu_presets.cpp, the parts they come from in iss/README.md).
+// The CPU cores the ISS executes, keyed by hilsim's CPU preset names: the one table of which
+// presets have an instruction-set simulator (the configuration's cpu.model default, the firmware
+// images, `cpu-run` and `calibrate` all ask it), with the Unicorn engine configuration of each and
+// the memory wait states and flash memory system of the preset's typical part, the defaults of
+// cpu.flash_wait_states, cpu.sram_wait_states and cpu.flash.* (iss/README.md names the parts). Needs no Unicorn at run time: the
+// configuration links it alone (hilsim_iss_cores).
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "hilsim/iss/flash.h"
 
 namespace hilsim::iss {
 
@@ -28,6 +32,11 @@ struct CoreInfo {
   // Exception entry and exit, in core cycles (charged by Cpu::callInterrupt).
   uint32_t exception_entry_cycles = 0;
   uint32_t exception_exit_cycles = 0;
+  // Wait states of the typical part's flash and SRAM at the preset's clock, in core cycles.
+  uint32_t flash_wait_states = 0;
+  uint32_t sram_wait_states = 0;
+  // The typical part's flash memory system (iss/README.md, "Flash memory system").
+  FlashOptions flash;
 };
 
 // The core of a CPU preset; nullopt for presets without an ISS (e.g. cortex-m7, cortex-m55).

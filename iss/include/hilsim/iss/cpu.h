@@ -36,6 +36,9 @@ class MmioHandler {
   virtual void write(uint32_t offset, unsigned size, uint64_t value) = 0;
 };
 
+// What the core executes with. The host MCU's come from the configuration in one place
+// (firmware::hostCpuOptions); a default-constructed one is a Cortex-M4F with memories that add no
+// wait states.
 struct CpuOptions {
   Core core = Core::kCortexM4F;
   // Wait states in core cycles (cpu.flash_wait_states, cpu.sram_wait_states).
@@ -46,6 +49,13 @@ struct CpuOptions {
   // The most instructions one call may execute (across its resumes) before it is stopped as a
   // runaway fault; 0 means no limit.
   uint64_t max_instructions = 0;
+
+  // Every field: options that compare equal time the same program the same.
+  bool operator==(const CpuOptions& o) const {
+    return core == o.core && flash_wait_states == o.flash_wait_states &&
+           sram_wait_states == o.sram_wait_states && flash == o.flash &&
+           max_instructions == o.max_instructions;
+  }
 };
 
 enum class StopReason {

@@ -25,6 +25,13 @@ struct FlashOptions {
   // Data loads from flash go through the instruction cache (a cache on the core's code bus, as
   // the STM32U5 ICACHE); the data cache is then unused.
   bool data_through_icache = false;
+
+  bool operator==(const FlashOptions& o) const {
+    return line_bytes == o.line_bytes && prefetch == o.prefetch &&
+           icache_lines == o.icache_lines && icache_ways == o.icache_ways &&
+           dcache_lines == o.dcache_lines && dcache_ways == o.dcache_ways &&
+           data_through_icache == o.data_through_icache;
+  }
 };
 
 // Throws hilsim::ConfigError naming the first rule `o` breaks (key names as cpu.flash.*).

@@ -5,7 +5,7 @@
 //   max:     the largest tap, starting from the type's lowest value, then clamped to the
 //            activation range (int8, int16, float32).
 //   average: the int32 sum of the raw taps divided by their count, rounded half away from zero,
-//            then clamped (int8; input and output share their quantization).
+//            then clamped (int8 and int16; input and output share their quantization).
 // Freestanding.
 
 #include <cstdint>
@@ -29,6 +29,7 @@ void maxPoolFloat32(const PoolParams& p, const float* input, float* output);
 // Every window must cover at least one input element (poolWindowsCoverInput). `acc` is scratch
 // for in_c int32 accumulators.
 void averagePoolInt8(const PoolParams& p, const int8_t* input, int32_t* acc, int8_t* output);
+void averagePoolInt16(const PoolParams& p, const int16_t* input, int32_t* acc, int16_t* output);
 
 // sum / count rounded half away from zero (C++ division truncates, so half the count is added
 // with the sum's sign); count > 0.

@@ -76,7 +76,12 @@ struct RunReport {
 
 std::string reportJson(const RunReport& report);
 std::string reportCsv(const RunReport& report);
-void printReport(std::ostream& out, const RunReport& report);
+// How the printed table is laid out.
+struct TableOptions {
+  // Columns a line may take; longer reasons are cut to fit and end in "...". 0: no limit (--wide).
+  size_t max_columns = 160;
+};
+void printReport(std::ostream& out, const RunReport& report, const TableOptions& options = {});
 
 // "rows x k -> n" for FULLY_CONNECTED, "[in] -> [out]" otherwise.
 std::string shapeText(const rt::LayerRecord& record);

@@ -16,8 +16,8 @@
 #include "hilsim/model/dma_engine.h"
 #include "hilsim/model/matmul_core.h"
 #include "hilsim/model/memory.h"
-#include "hilsim/model/params.h"
 #include "hilsim/model/tracer.h"
+#include "hilsim/timing/platform_timing.h"
 
 namespace hilsim::model {
 
@@ -26,8 +26,10 @@ class Accelerator : public sc_core::sc_module, public CoreListener {
   tlm_utils::simple_target_socket<Accelerator> reg_socket;
   sc_core::sc_out<bool> irq;
 
-  Accelerator(sc_core::sc_module_name name, const AccelParams& params, const Clocks& clocks,
-              Bus& bus, Tracer* tracer, uint64_t mem_base, uint64_t mem_size);
+  // The cores, their SRAM and the DMA engine as `timing` says; `transaction_bytes` as DmaEngine.
+  Accelerator(sc_core::sc_module_name name, const timing::PlatformTiming& timing,
+              uint64_t transaction_bytes, const Clocks& clocks, Bus& bus, Tracer* tracer,
+              uint64_t mem_base, uint64_t mem_size);
   ~Accelerator() override;
 
   DmaEngine& dma() { return *dma_; }
@@ -56,7 +58,8 @@ class Accelerator : public sc_core::sc_module, public CoreListener {
   void updateIrq(const sc_core::sc_time& delay);
   void driveIrq();
 
-  const AccelParams params_;
+  const timing::AccelGeometry geometry_;
+  const uint32_t dma_channels_;
   Clocks clocks_;
   sc_core::sc_time access_delay_;
   sc_core::sc_time irq_latency_;

@@ -19,9 +19,9 @@
 #include <vector>
 
 #include "hilsim/model/clocks.h"
-#include "hilsim/model/params.h"
 #include "hilsim/model/tracer.h"
 #include "hilsim/timing/bus_scheduler.h"
+#include "hilsim/timing/platform_timing.h"
 
 namespace hilsim::model {
 
@@ -50,8 +50,8 @@ class Bus : public sc_core::sc_module {
   tlm_utils::multi_passthrough_target_socket<Bus> target_socket;        // initiators bind here
   tlm_utils::multi_passthrough_initiator_socket<Bus> initiator_socket;  // targets bind here
 
-  // `params.ports`: arbitration ports (DMA channels, then the host).
-  Bus(sc_core::sc_module_name name, const BusModelParams& params, const Clocks& clocks,
+  // `timing.arbitration.ports`: arbitration ports (DMA channels, then the host).
+  Bus(sc_core::sc_module_name name, const timing::BusTiming& timing, const Clocks& clocks,
       Tracer* tracer);
 
   // Routes [base, base + size) to the target bound at initiator_socket index `target`.

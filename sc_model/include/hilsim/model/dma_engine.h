@@ -19,8 +19,8 @@
 #include "hilsim/model/bus.h"
 #include "hilsim/model/clocks.h"
 #include "hilsim/model/memory.h"
-#include "hilsim/model/params.h"
 #include "hilsim/model/tracer.h"
+#include "hilsim/timing/platform_timing.h"
 
 namespace hilsim::model {
 
@@ -68,8 +68,10 @@ class DmaEngine : public sc_core::sc_module, public BusClient {
  public:
   tlm_utils::simple_initiator_socket<DmaEngine> socket;
 
-  DmaEngine(sc_core::sc_module_name name, const DmaParams& params, const Clocks& clocks, Bus& bus,
-            Tracer* tracer);
+  // `transaction_bytes`: the size of the TLM transactions a row is split into
+  // (sim.transaction_bytes; 0: one per row); timing does not depend on it.
+  DmaEngine(sc_core::sc_module_name name, const timing::AccelTiming& timing,
+            uint64_t transaction_bytes, const Clocks& clocks, Bus& bus, Tracer* tracer);
 
   // Queues a request; the sink is told when it completes. The request must stay alive until then.
   void submit(DmaRequest* request);

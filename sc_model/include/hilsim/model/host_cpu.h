@@ -14,12 +14,13 @@
 #include <systemc>
 #include <tlm>
 
+#include "hilsim/config/hardware_config.h"
 #include "hilsim/drv/reg_io.h"
 #include "hilsim/model/bus.h"
 #include "hilsim/model/clocks.h"
-#include "hilsim/model/params.h"
 #include "hilsim/model/tracer.h"
 #include "hilsim/rt/host_clock.h"
+#include "hilsim/timing/platform_timing.h"
 
 namespace hilsim::model {
 
@@ -31,8 +32,11 @@ class HostCpu : public sc_core::sc_module,
   tlm_utils::simple_initiator_socket<HostCpu> socket;
   sc_core::sc_in<bool> irq;
 
-  HostCpu(sc_core::sc_module_name name, const HostParams& params, const Clocks& clocks, Bus& bus,
-          uint32_t bus_port, Tracer* tracer);
+  // The clock and the driver's software cost per register access from `timing`, the TLM quantum
+  // and transaction size from `sim`.
+  HostCpu(sc_core::sc_module_name name, const timing::PlatformTiming& timing,
+          const config::SimConfig& sim, const Clocks& clocks, Bus& bus, uint32_t bus_port,
+          Tracer* tracer);
 
   // The program run by the CPU thread; the simulation stops when it returns.
   void setProgram(std::function<void()> program) { program_ = std::move(program); }

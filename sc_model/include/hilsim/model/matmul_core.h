@@ -17,11 +17,11 @@
 #include "hilsim/model/clocks.h"
 #include "hilsim/model/dma_engine.h"
 #include "hilsim/model/memory.h"
-#include "hilsim/model/params.h"
 #include "hilsim/model/tracer.h"
 #include "hilsim/timing/conv_schedule.h"
 #include "hilsim/timing/core_schedule.h"
 #include "hilsim/timing/core_timing.h"
+#include "hilsim/timing/platform_timing.h"
 
 namespace hilsim::model {
 
@@ -41,7 +41,8 @@ struct CoreResult {
 
 class MatmulCore : public sc_core::sc_module, public DmaSink {
  public:
-  MatmulCore(sc_core::sc_module_name name, uint32_t id, const CoreParams& params,
+  // Takes the array and dataflow from `timing.geometry`, the start-up from `timing.accel`.
+  MatmulCore(sc_core::sc_module_name name, uint32_t id, const timing::PlatformTiming& timing,
              const Clocks& clocks, DmaEngine& dma, Memory& sram, CoreListener& listener,
              Tracer* tracer);
 

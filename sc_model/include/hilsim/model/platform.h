@@ -18,8 +18,8 @@
 #include "hilsim/model/clocks.h"
 #include "hilsim/model/host_cpu.h"
 #include "hilsim/model/memory.h"
-#include "hilsim/model/params.h"
 #include "hilsim/model/tracer.h"
+#include "hilsim/timing/platform_timing.h"
 
 namespace hilsim::model {
 

@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "hilsim/base/io.h"
 #include "hilsim/base/json.h"
 #include "hilsim/model/tracer.h"
 
@@ -62,13 +63,18 @@ class Timeline final : public TraceSink {
             Json args);
   void close(const Track& track, std::optional<Open>& open, uint64_t end_ps);
   void event(const Json& event);
+  void flushCpuSpans();
   bool inWindow(uint64_t begin_ps) const;
   Json layerArg() const;  // {"layer": N}, or {} before the first layer
 
   std::string path_;
   std::string tmp_;
+  RegisteredTemporary tmp_registration_;  // removes tmp_ on a stop signal
   std::ofstream out_;
   bool first_event_ = true;
+  // The host CPU's kernel/driver/wait spans since the last layer span: written after the layer's
+  // own span, so that a viewer ordering spans of equal times by file order nests them in it.
+  std::vector<Json> pending_cpu_;
   bool committed_ = false;
   std::set<std::pair<int, int>> named_tracks_;
   std::set<int> named_processes_;
@@ -87,6 +93,7 @@ class Timeline final : public TraceSink {
   std::optional<Open> bus_span_;
   uint64_t bus_active_ = 0;
   std::optional<uint64_t> bus_owner_;
+  uint64_t dma_channels_ = 0;  // bus ports 0..C-1 are the DMA channels, port C the host CPU
   std::map<std::string, uint64_t> dma_bytes_;
 };
 

@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include "hilsim/base/io.h"
+
 namespace hilsim::model {
 
 class TraceSink;
@@ -110,7 +112,8 @@ class Tracer {
   // The VCD being written.
   std::FILE* file_ = nullptr;
   std::string path_, tmp_path_, version_;
-  std::string out_;  // text not yet written to file_, at most about kOutBytes
+  RegisteredTemporary tmp_registration_;  // removes tmp_path_ on a stop signal
+  std::string out_;                       // text not yet written to file_, at most about kOutBytes
   bool failed_ = false;
   bool abandoned_ = false;
   std::vector<Change> pending_;  // recorded, not yet written

@@ -23,8 +23,8 @@ enum class Arbitration : uint8_t { kRoundRobin, kFixed };
 
 struct BusParams {
   Arbitration arbitration = Arbitration::kRoundRobin;
-  uint32_t bytes_per_cycle = 16;  // min(bus width, memory bytes per cycle)
-  uint32_t burst_bytes = 256;
+  uint32_t bytes_per_cycle = 0;  // min(bus width, memory bytes per cycle)
+  uint32_t burst_bytes = 0;
   uint32_t ports = 1;
 };
 

@@ -17,8 +17,8 @@ namespace hilsim::timing {
 enum class Dataflow : uint8_t { kWeightStationary, kOutputStationary, kInputStationary };
 
 struct ArrayShape {
-  uint32_t rows = 16;
-  uint32_t cols = 16;
+  uint32_t rows = 0;
+  uint32_t cols = 0;
 };
 
 struct ComputeCycles {

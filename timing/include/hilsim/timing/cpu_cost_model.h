@@ -129,29 +129,6 @@ CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library);
 // Clock of the preset's typical part, in MHz.
 double cpuPresetClockMhz(const std::string& preset);
 
-// The flash memory system in front of the host MCU's flash (cpu.flash.*; iss/README.md, "Flash
-// memory system"): the bytes one flash access reads, the prefetch, and the caches in lines.
-struct FlashSystemConfig {
-  uint32_t line_bytes = 8;
-  bool prefetch = false;
-  uint32_t icache_lines = 0;
-  uint32_t icache_ways = 1;
-  uint32_t dcache_lines = 0;
-  uint32_t dcache_ways = 1;
-  bool data_through_icache = false;
-};
-
-// What the instruction-set simulator knows of a preset: whether it has the core's timing table
-// (iss/README.md), the wait states of the typical part's memories at the preset's clock, and the
-// part's flash memory system.
-struct CpuPresetMemory {
-  bool has_iss = false;
-  uint32_t flash_wait_states = 0;
-  uint32_t sram_wait_states = 0;
-  FlashSystemConfig flash;
-};
-CpuPresetMemory cpuPresetMemory(const std::string& preset);
-
 // The work an operator invocation does, filled in by the kernel's prepare.
 struct OpWork {
   uint64_t macs = 0;             // SVDF: both products

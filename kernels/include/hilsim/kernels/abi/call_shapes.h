@@ -129,6 +129,29 @@ inline void run(const PadCall<Id, T, F>& c) {
   F(c.params, c.input, c.pad_value, c.output);
 }
 
+// f(params, input, acc, output): the integer AVERAGE_POOL_2Ds.
+template <KernelId Id, class T, void (*F)(const PoolParams&, const T*, int32_t*, T*)>
+struct AveragePoolCall {
+  static constexpr KernelId kId = Id;
+  PoolParams params;
+  const T* input = nullptr;
+  int32_t* acc = nullptr;  // scratch, params.geo.in_c values
+  T* output = nullptr;
+};
+
+template <class V, KernelId Id, class T, void (*F)(const PoolParams&, const T*, int32_t*, T*)>
+constexpr void visit(V& v, AveragePoolCall<Id, T, F>& c) {
+  visit(v, c.params);
+  v(c.input);
+  v(c.acc);
+  v(c.output);
+}
+
+template <KernelId Id, class T, void (*F)(const PoolParams&, const T*, int32_t*, T*)>
+inline void run(const AveragePoolCall<Id, T, F>& c) {
+  F(c.params, c.input, c.acc, c.output);
+}
+
 // f(params, input, sums, output): the integer MEANs.
 template <KernelId Id, class T, void (*F)(const MeanParams&, const T*, int32_t*, T*)>
 struct MeanCall {

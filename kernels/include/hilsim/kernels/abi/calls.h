@@ -123,26 +123,9 @@ inline void run(const DepthwiseConvInt8Call& c) {
   depthwiseConvInt8(c.params, c.input, c.filter, c.output);
 }
 
-struct AveragePoolInt8Call {
-  static constexpr KernelId kId = KernelId::kAveragePoolInt8;
-  PoolParams params;
-  const int8_t* input = nullptr;
-  int32_t* acc = nullptr;  // scratch, params.geo.in_c values
-  int8_t* output = nullptr;
-};
-
-template <class V>
-constexpr void visit(V& v, AveragePoolInt8Call& c) {
-  visit(v, c.params);
-  v(c.input);
-  v(c.acc);
-  v(c.output);
-}
-
-inline void run(const AveragePoolInt8Call& c) {
-  averagePoolInt8(c.params, c.input, c.acc, c.output);
-}
-
+using AveragePoolInt8Call = AveragePoolCall<KernelId::kAveragePoolInt8, int8_t, averagePoolInt8>;
+using AveragePoolInt16Call =
+    AveragePoolCall<KernelId::kAveragePoolInt16, int16_t, averagePoolInt16>;
 using MaxPoolInt8Call = UnaryCall<KernelId::kMaxPoolInt8, PoolParams, int8_t, int8_t, maxPoolInt8>;
 using MaxPoolInt16Call =
     UnaryCall<KernelId::kMaxPoolInt16, PoolParams, int16_t, int16_t, maxPoolInt16>;
@@ -157,6 +140,28 @@ using SoftmaxInt8ToInt8Call =
     SoftmaxQuantizedCall<KernelId::kSoftmaxInt8ToInt8, int8_t, softmaxInt8ToInt8>;
 using SoftmaxInt8ToInt16Call =
     SoftmaxQuantizedCall<KernelId::kSoftmaxInt8ToInt16, int16_t, softmaxInt8ToInt16>;
+
+struct SoftmaxInt16Call {
+  static constexpr KernelId kId = KernelId::kSoftmaxInt16;
+  SoftmaxInt16Params params;
+  const int16_t* input = nullptr;
+  const int16_t* exp_lut = nullptr;         // kInt16LutEntries values
+  const int16_t* reciprocal_lut = nullptr;  // kInt16LutEntries values
+  int16_t* output = nullptr;
+};
+
+template <class V>
+constexpr void visit(V& v, SoftmaxInt16Call& c) {
+  visit(v, c.params);
+  v(c.input);
+  v(c.exp_lut);
+  v(c.reciprocal_lut);
+  v(c.output);
+}
+
+inline void run(const SoftmaxInt16Call& c) {
+  softmaxInt16(c.params, c.input, c.exp_lut, c.reciprocal_lut, c.output);
+}
 
 // QUANTIZE, DEQUANTIZE.
 
@@ -321,7 +326,8 @@ using AllCalls = CallList<
     LogisticFloatCall, TanhInt8Call, TanhInt16Call, TanhFloatCall, LstmInt8Call, LstmInt16Call,
     LstmFloatCall, ConcatenationCall, PadInt8Call, PadInt16Call, PadInt32Call, PadFloatCall,
     Transpose8Call, Transpose16Call, Transpose32Call, MeanInt8Call, MeanInt16Call, MeanFloatCall,
-    StridedSlice8Call, StridedSlice16Call, StridedSlice32Call, CopyCall>;
+    StridedSlice8Call, StridedSlice16Call, StridedSlice32Call, CopyCall, AveragePoolInt16Call,
+    SoftmaxInt16Call>;
 
 // The list names KernelId 1, 2, ... in order, each once, and every call fits kMaxCallWords.
 template <class... Calls>

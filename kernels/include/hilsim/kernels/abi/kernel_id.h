@@ -97,6 +97,10 @@ enum class KernelId : uint32_t {
   kStridedSlice32 = 74,
   // RESHAPE, SQUEEZE: a byte copy
   kCopy = 75,
+  // AVERAGE_POOL_2D
+  kAveragePoolInt16 = 76,
+  // SOFTMAX
+  kSoftmaxInt16 = 77,
 };
 
 }  // namespace hilsim::kernels::abi

@@ -116,6 +116,14 @@ constexpr void visit(V& v, SoftmaxFloatParams& p) {
 }
 
 template <class V>
+constexpr void visit(V& v, SoftmaxInt16Params& p) {
+  v(p.rows);
+  v(p.depth);
+  v(p.input_multiplier);
+  v(p.input_left_shift);
+}
+
+template <class V>
 constexpr void visit(V& v, SoftmaxInt8Params& p) {
   v(p.rows);
   v(p.depth);

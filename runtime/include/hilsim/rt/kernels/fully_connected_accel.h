@@ -1,10 +1,10 @@
 #pragma once
 // The accelerated FULLY_CONNECTED kernel, registered in the resolver in place of the reference
 // one, and the context every accelerated kernel (this one, kernels/conv_accel.h) shares. Prepare
-// reads the layer's chunk plan (plan/annotation.h), re-plans in memory for other hardware (one
-// warning) or when the model has none, and decides the layer's path (plan/decision.h). Invoke
-// places weights and parameters in device memory once, sends the input, runs one job over the
-// planned cores through the driver, and reads the output.
+// reads the layer's chunk plan (plan/annotation.h), re-plans in memory for other hardware or
+// another host CPU (one warning) or when the model has none, and decides the layer's path
+// (plan/decision.h). Invoke places weights and parameters in device memory once, sends the input,
+// runs one job over the planned cores through the driver, and reads the output.
 
 #include <cstdint>
 #include <functional>
@@ -43,8 +43,10 @@ struct JobFailure {
 // State shared by the accelerated kernels of one interpreter.
 class AccelContext {
  public:
+  // `cpu_assumptions`: the host CPU this run plans for; an annotation made for another one (or
+  // that does not say) is re-planned.
   AccelContext(drv::Driver& driver, plan::Hardware hardware, timing::PlatformTiming timing,
-               timing::CpuCostModel cpu, OffloadMode mode);
+               timing::CpuCostModel cpu, plan::CpuAssumptions cpu_assumptions, OffloadMode mode);
 
   // Reads the metadata carrier of `model` (if any). Throws ModelError if it is corrupt.
   void loadMetadataPlans(const Model& model);
@@ -70,6 +72,7 @@ class AccelContext {
   const plan::Hardware& hardware() const { return hardware_; }
   const timing::PlatformTiming& timing() const { return timing_; }
   const timing::CpuCostModel& cpu() const { return cpu_; }
+  const plan::CpuAssumptions& cpuAssumptions() const { return cpu_assumptions_; }
   OffloadMode mode() const { return mode_; }
 
  private:
@@ -77,6 +80,7 @@ class AccelContext {
   plan::Hardware hardware_;
   timing::PlatformTiming timing_;
   timing::CpuCostModel cpu_;
+  plan::CpuAssumptions cpu_assumptions_;
   OffloadMode mode_;
   plan::MetadataPlans metadata_plans_;
   std::vector<std::string> notes_;

@@ -5,6 +5,7 @@
 // as version 2; both are read.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,9 +29,34 @@ struct Decision {
   std::string reason;
 };
 
+// The host CPU a decision was made for (schema table Cpu): what the planner assumed of the CPU
+// beyond the cost coefficients. Driver figures are host-CPU cycles as the planner used them.
+struct CpuAssumptions {
+  std::string preset;   // cpu.preset
+  std::string kernels;  // cpu.kernels: reference | cmsis_nn
+  std::string model;    // cpu.model: iss | cost
+  double clock_mhz = 0;
+  uint64_t driver_job_cycles = 0;
+  uint64_t driver_reg_cycles = 0;
+  uint64_t irq_handler_cycles = 0;
+
+  bool operator==(const CpuAssumptions& o) const {
+    return preset == o.preset && kernels == o.kernels && model == o.model &&
+           clock_mhz == o.clock_mhz && driver_job_cycles == o.driver_job_cycles &&
+           driver_reg_cycles == o.driver_reg_cycles && irq_handler_cycles == o.irq_handler_cycles;
+  }
+  bool operator!=(const CpuAssumptions& o) const { return !(*this == o); }
+};
+
+// "cortex-m55 at 400 MHz, reference kernels, cpu.model cost, driver 8000 cycles per job + 10 per
+// register access + 400 per interrupt".
+std::string describeCpu(const CpuAssumptions& cpu);
+
 struct AnnotatedPlan {
   Plan plan;
   Decision decision;
+  // The CPU the decision was made for; nullopt in plans written before plans recorded it.
+  std::optional<CpuAssumptions> cpu;
 };
 
 std::vector<uint8_t> encodePlan(const AnnotatedPlan& annotated);

@@ -28,10 +28,7 @@ struct OpFit {
 };
 
 struct Calibration {
-  std::string preset;
-  uint32_t flash_wait_states = 0;
-  uint32_t sram_wait_states = 0;
-  timing::FlashSystemConfig flash;       // the flash memory system it was measured with
+  config::CpuConfig cpu;                 // the host CPU as configured for the measurements
   timing::CpuCoefficients coefficients;  // the preset's, with the fitted ones replaced
   std::vector<std::string> fitted;       // names of the coefficients the fit set
   std::vector<OpFit> fits;

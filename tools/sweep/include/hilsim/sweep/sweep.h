@@ -22,9 +22,11 @@ struct SweepOptions {
 struct SweepOutcome {
   size_t points = 0;
   size_t skipped = 0;  // finished by an earlier run
-  size_t ran = 0;
+  size_t ran = 0;      // points that ran to their end (finished or failed)
   size_t failed = 0;
   bool interrupted = false;
+  size_t stopped_points = 0;  // points stopped mid-run by the interrupt: not finished
+  int stop_signal = 0;        // SIGINT or SIGTERM when interrupted
   std::string first_failure;
 };
 
