@@ -273,7 +273,8 @@ std::vector<KeySpec> buildTable() {
                      "Main memory bandwidth."));
   // cpu
   t.push_back(choiceKey(HILSIM_FIELD(cpu.preset), presetChoices(),
-                        "Host CPU core: sets the default clock and cost coefficients."));
+                        "Host CPU core or board: sets the default clock and cost coefficients (a "
+                        "board also its memories: configs/README.md, \"Board presets\")."));
   t.push_back(choiceKey(
       HILSIM_FIELD(cpu.kernels), named({KernelLibrary::kReference, KernelLibrary::kCmsisNn}),
       "Kernel library the CPU runs: TFLM reference or CMSIS-NN (not on rv32im)."));
@@ -283,7 +284,7 @@ std::vector<KeySpec> buildTable() {
                         "Where CPU cycles come from: the firmware on the instruction-set "
                         "simulator, or the cost model.",
                         "iss where the preset has a timing table and cpu.kernels is reference"));
-  t.push_back(intKey(HILSIM_FIELD(cpu.flash_wait_states), kCpuCycles, IntRule{{{0, 15}}},
+  t.push_back(intKey(HILSIM_FIELD(cpu.flash_wait_states), kCpuCycles, IntRule{{{0, 1023}}},
                      "Flash wait states (cpu.model iss): per flash line read the prefetch does "
                      "not hide (cpu.flash.*).",
                      "the preset's typical part"));

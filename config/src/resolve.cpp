@@ -71,10 +71,10 @@ void resolveCpuModel(const RawConfig& raw, const HardwareConfig& given_values, H
   const bool has_iss = core.has_value();
   const bool iss_possible = has_iss && cpu.kernels == timing::KernelLibrary::kReference;
   hw.cpu.model = iss_possible ? CpuModel::kIss : CpuModel::kCost;
-  if (core) {
-    hw.cpu.flash_wait_states = iss::coreInfo(*core).flash_wait_states;
-    hw.cpu.sram_wait_states = iss::coreInfo(*core).sram_wait_states;
-    hw.cpu.flash = iss::coreInfo(*core).flash;
+  if (const iss::CoreInfo* info = iss::presetInfo(cpu.preset)) {
+    hw.cpu.flash_wait_states = info->flash_wait_states;
+    hw.cpu.sram_wait_states = info->sram_wait_states;
+    hw.cpu.flash = info->flash;
   }
   // The default preset (documented as cost in default.yaml) runs without the note.
   const bool default_core =

@@ -230,6 +230,33 @@ TEST(IssFlash, ALoopInTheInstructionCacheCostsNoWaitStatesAfterItsFirstIteration
   expectLoopInCache(kRv, "2");      // the FE310's cache in front of SPI flash
 }
 
+// The same on each board preset at its part's wait states (configs/README.md, "Board presets").
+TEST(IssFlash, OnEachBoardPresetALoopInTheInstructionCacheCostsNoWaitStates) {
+  expectLoopInCache({"stm32g0b1", "probes_m0plus"}, "2");
+  expectLoopInCache({"stm32l4r5", "probes_m4"}, "5");
+  expectLoopInCache({"nrf5340", "probes_m33"}, "3");
+  expectLoopInCache({"stm32u575", "probes_m33"}, "4");
+  expectLoopInCache({"fe310", "probes_rv32im"}, "336");
+}
+
+TEST(IssFlash, BoardPresetsDefaultToTheirPartsWaitStates) {
+  // count_down 1000 at the board's own wait states: the loop's line misses once.
+  struct Case {
+    Core core;
+    uint64_t zero_wait_cycles;
+    uint64_t wait_states;
+  };
+  for (const Case& c :
+       {Case{{"stm32l4r5", "probes_m4"}, 3002, 5}, Case{{"stm32u575", "probes_m33"}, 3002, 4}}) {
+    const RunOutcome out = cpuRun(c.core, "count_down", {"--arg", "1000"});
+    ASSERT_EQ(out.exit_code, 0) << out.err;
+    const JsonDoc json = parseJson(out.out, out.command);
+    EXPECT_GT(json.at("cycles").get<uint64_t>(), c.zero_wait_cycles) << c.core.preset;
+    EXPECT_LE(json.at("cycles").get<uint64_t>(), c.zero_wait_cycles + 2 * c.wait_states)
+        << c.core.preset;
+  }
+}
+
 TEST(IssFlash, KeysAreChecked) {
   const auto rejected = [](std::vector<std::string> sets, const std::string& words) {
     const RunOutcome out = cpuRun(kM4, "count_down", with({"--arg", "1"}, sets));

@@ -10,6 +10,9 @@ namespace hilsim::timing {
 namespace {
 
 struct CorePreset {
+  // The core preset whose published figures and calibration these are: the preset itself, or a
+  // board preset's core.
+  const char* core;
   double clock_mhz;
   double k;  // cross-core factor applied to the RV32-measured reference figures of other ops
   double fc_ref[3];  // a, b, c of FULLY_CONNECTED, TFLM reference kernels
@@ -37,15 +40,46 @@ constexpr double kMulPerAdd = 0.5, kMinMaxPerAdd = 0.25, kActivationPerAdd = 2.0
 constexpr double kCopyPerElement = 4.0, kMeanPerElement = 6.0;
 
 const std::map<std::string, CorePreset>& presets() {
-  static const std::map<std::string, CorePreset> table = {
-      {"cortex-m0plus", {48, 2.0, {26, 160, 5000}, true, {13, 40, 3000}, 4340, 504, 230, false}},
-      {"cortex-m4f", {120, 1.0, {13, 80, 3000}, true, {3.7, 20, 2000}, 600, 8, 60, false}},
-      {"cortex-m33", {128, 1.0, {13, 80, 3000}, true, {2.8, 18, 2000}, 600, 8, 60, false}},
-      {"cortex-m7", {480, 1.6, {21, 130, 3000}, true, {2.3, 15, 1500}, 960, 12.8, 96, false}},
-      {"cortex-m55", {400, 0.9, {12, 70, 3000}, true, {2.7, 18, 2000}, 540, 7.2, 54, false}},
-      {"cortex-m55-helium", {400, 0.9, {12, 70, 3000}, true, {0.8, 16, 2000}, 540, 7.2, 54, true}},
-      {"rv32im", {100, 1.0, {13.2, 100, 4000}, false, {0, 0, 0}, 2170, 252, 115, false}},
-  };
+  static const std::map<std::string, CorePreset> table = [] {
+    std::map<std::string, CorePreset> t = {
+        {"cortex-m0plus",
+         {"cortex-m0plus", 48, 2.0, {26, 160, 5000}, true, {13, 40, 3000}, 4340, 504, 230, false}},
+        {"cortex-m4f",
+         {"cortex-m4f", 120, 1.0, {13, 80, 3000}, true, {3.7, 20, 2000}, 600, 8, 60, false}},
+        {"cortex-m33",
+         {"cortex-m33", 128, 1.0, {13, 80, 3000}, true, {2.8, 18, 2000}, 600, 8, 60, false}},
+        {"cortex-m7",
+         {"cortex-m7", 480, 1.6, {21, 130, 3000}, true, {2.3, 15, 1500}, 960, 12.8, 96, false}},
+        {"cortex-m55",
+         {"cortex-m55", 400, 0.9, {12, 70, 3000}, true, {2.7, 18, 2000}, 540, 7.2, 54, false}},
+        {"cortex-m55-helium",
+         {"cortex-m55-helium",
+          400,
+          0.9,
+          {12, 70, 3000},
+          true,
+          {0.8, 16, 2000},
+          540,
+          7.2,
+          54,
+          true}},
+        {"rv32im",
+         {"rv32im", 100, 1.0, {13.2, 100, 4000}, false, {0, 0, 0}, 2170, 252, 115, false}},
+    };
+    // Board presets (configs/README.md, "Board presets"): their core's figures at the board's
+    // clock; their memories are in the ISS's table (iss/src/core_model.cpp).
+    const auto board = [&t](const char* core, double clock_mhz) {
+      CorePreset p = t.at(core);
+      p.clock_mhz = clock_mhz;
+      return p;
+    };
+    t.emplace("stm32g0b1", board("cortex-m0plus", 64));
+    t.emplace("stm32l4r5", board("cortex-m4f", 120));
+    t.emplace("nrf5340", board("cortex-m33", 128));
+    t.emplace("stm32u575", board("cortex-m33", 160));
+    t.emplace("fe310", board("rv32im", 320));
+    return t;
+  }();
   return table;
 }
 
@@ -175,7 +209,9 @@ CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library) {
   c.mean_per_element = kMeanPerElement * p.k;
   c.reduction_multiple = 1;
   lstmFromFullyConnected(p.add_ref, &c);
-  const auto cal = calibrated().find(preset);
+  // A board preset without a calibration of its own uses its core's.
+  auto cal = calibrated().find(preset);
+  if (cal == calibrated().end()) cal = calibrated().find(p.core);
   if (cal != calibrated().end()) {
     // CMSIS-NN has no float32 FULLY_CONNECTED: both libraries run the reference kernel.
     c.fc_float_per_mac = cal->second.fc_float_per_mac;

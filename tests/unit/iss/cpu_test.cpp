@@ -512,6 +512,21 @@ TEST(Cpu, PresetLookup) {
   EXPECT_EQ(coreForPreset("rv32im"), Core::kRv32im);
   EXPECT_FALSE(coreForPreset("cortex-m7"));
   EXPECT_FALSE(coreForPreset("cortex-m55"));
+  // Board presets run their core under their part's memories.
+  EXPECT_EQ(coreForPreset("stm32g0b1"), Core::kCortexM0Plus);
+  EXPECT_EQ(coreForPreset("stm32l4r5"), Core::kCortexM4F);
+  EXPECT_EQ(coreForPreset("nrf5340"), Core::kCortexM33);
+  EXPECT_EQ(coreForPreset("stm32u575"), Core::kCortexM33);
+  EXPECT_EQ(coreForPreset("fe310"), Core::kRv32im);
+  EXPECT_EQ(std::string(coreInfo(Core::kCortexM33).preset), "cortex-m33");
+  EXPECT_EQ(corePresetNames(),
+            (std::vector<std::string>{"cortex-m0plus", "cortex-m4f", "cortex-m33", "rv32im"}));
+  EXPECT_EQ(issPresetNames().size(), 9u);
+  const CoreInfo* u575 = presetInfo("stm32u575");
+  ASSERT_NE(u575, nullptr);
+  EXPECT_EQ(u575->flash_wait_states, 4u);
+  EXPECT_EQ(u575->exception_entry_cycles, coreInfo(Core::kCortexM33).exception_entry_cycles);
+  EXPECT_EQ(presetInfo("cortex-m7"), nullptr);
 }
 
 }  // namespace

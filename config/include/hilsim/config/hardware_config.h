@@ -70,7 +70,7 @@ struct CpuConfig {
   std::string model_note;
   uint32_t flash_wait_states = 0;  // default: the preset's typical part
   uint32_t sram_wait_states = 0;
-  iss::FlashOptions flash;           // default: the preset's typical part
+  iss::FlashOptions flash;  // default: the preset's typical part
   WeightMemory weight_memory = WeightMemory::kFlash;
   uint32_t driver_job_cycles = 8000;  // software cost of one accelerator job
   uint32_t driver_reg_cycles = 10;    // software cost per register access (plus the bus trip)

@@ -20,9 +20,9 @@
 namespace hilsim::firmware {
 
 // The instruction-set simulator's options for the configured host CPU: the core of cpu.preset, the
-// memories' wait states and the flash memory system (cpu.flash.*). The one place the configuration becomes iss::CpuOptions, for every
-// user of the ISS (the simulation, the planner's driver probe, `cpu-run`, `calibrate`). Throws
-// ConfigError for a preset without an instruction-set simulator.
+// memories' wait states and the flash memory system (cpu.flash.*). The one place the configuration
+// becomes iss::CpuOptions, for every user of the ISS (the simulation, the planner's driver probe,
+// `cpu-run`, `calibrate`). Throws ConfigError for a preset without an instruction-set simulator.
 iss::CpuOptions hostCpuOptions(const config::CpuConfig& cpu);
 
 class HostMcu final : public rt::CpuTarget {

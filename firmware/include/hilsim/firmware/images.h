@@ -8,14 +8,16 @@
 
 namespace hilsim::firmware {
 
-// The instruction-set simulator presets that have an image.
+// The presets that have an image of their own: the core presets of the ISS (a board preset runs
+// its core's image).
 const std::vector<std::string>& presets();
 
 // The directory holding the images.
 std::string imageDir();
 
-// The image of `preset`. Throws ConfigError for a preset without an image and InputError when
-// the file is missing (the build makes it; HILSIM_FIRMWARE=OFF builds none).
+// The image of `preset` (for a board preset, its core's). Throws ConfigError for a preset without
+// an image and InputError when the file is missing (the build makes it; HILSIM_FIRMWARE=OFF builds
+// none).
 std::string imagePath(const std::string& preset);
 
 }  // namespace hilsim::firmware

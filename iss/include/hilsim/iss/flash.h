@@ -27,10 +27,9 @@ struct FlashOptions {
   bool data_through_icache = false;
 
   bool operator==(const FlashOptions& o) const {
-    return line_bytes == o.line_bytes && prefetch == o.prefetch &&
-           icache_lines == o.icache_lines && icache_ways == o.icache_ways &&
-           dcache_lines == o.dcache_lines && dcache_ways == o.dcache_ways &&
-           data_through_icache == o.data_through_icache;
+    return line_bytes == o.line_bytes && prefetch == o.prefetch && icache_lines == o.icache_lines &&
+           icache_ways == o.icache_ways && dcache_lines == o.dcache_lines &&
+           dcache_ways == o.dcache_ways && data_through_icache == o.data_through_icache;
   }
 };
 
