@@ -140,7 +140,8 @@ KeySpec floatKey(const char* key, Field field, const char* unit, double lo, doub
 }
 
 template <class Field>
-KeySpec boolKey(const char* key, Field field, const char* doc) {
+KeySpec boolKey(const char* key, Field field, const char* doc,
+                const char* derived_default = nullptr) {
   static_assert(std::is_same_v<RawSlot<Field>, RawBool>);
   static_assert(std::is_same_v<Resolved<Field>, bool>);
   KeySpec k = base(key, "bool", "-", "true|false", doc, Kind::kBool, "true or false");
@@ -154,7 +155,7 @@ KeySpec boolKey(const char* key, Field field, const char* doc) {
     if (field(raw).value) field(hw) = *field(raw).value;
   };
   k.read = [field](const HardwareConfig& hw) { return std::string(field(hw) ? "true" : "false"); };
-  finish(k, nullptr);
+  finish(k, derived_default);
   return k;
 }
 
@@ -272,7 +273,8 @@ std::vector<KeySpec> buildTable() {
                      "Main memory bandwidth."));
   // cpu
   t.push_back(choiceKey(HILSIM_FIELD(cpu.preset), presetChoices(),
-                        "Host CPU core: sets the default clock and cost coefficients."));
+                        "Host CPU core or board: sets the default clock and cost coefficients (a "
+                        "board also its memories: configs/README.md, \"Board presets\")."));
   t.push_back(choiceKey(
       HILSIM_FIELD(cpu.kernels), named({KernelLibrary::kReference, KernelLibrary::kCmsisNn}),
       "Kernel library the CPU runs: TFLM reference or CMSIS-NN (not on rv32im)."));
@@ -282,13 +284,42 @@ std::vector<KeySpec> buildTable() {
                         "Where CPU cycles come from: the firmware on the instruction-set "
                         "simulator, or the cost model.",
                         "iss where the preset has a timing table and cpu.kernels is reference"));
-  t.push_back(intKey(HILSIM_FIELD(cpu.flash_wait_states), kCpuCycles, IntRule{{{0, 15}}},
-                     "Flash wait states (cpu.model iss): per non-sequential fetch and per weight "
-                     "read.",
+  t.push_back(intKey(HILSIM_FIELD(cpu.flash_wait_states), kCpuCycles, IntRule{{{0, 1023}}},
+                     "Flash wait states (cpu.model iss): per flash line read the prefetch does "
+                     "not hide (cpu.flash.*).",
                      "the preset's typical part"));
   t.push_back(intKey(HILSIM_FIELD(cpu.sram_wait_states), kCpuCycles, IntRule{{{0, 15}}},
                      "SRAM wait states per load or store (cpu.model iss).",
                      "the preset's typical part"));
+  // cpu.flash
+  t.push_back(intKey(HILSIM_FIELD(cpu.flash.line_bytes), "bytes", IntRule{{{4, 64}}, true},
+                     "Bytes one flash access reads: the line of the prefetch and the caches "
+                     "(cpu.model iss).",
+                     "the preset's typical part"));
+  t.push_back(boolKey(HILSIM_FIELD(cpu.flash.prefetch),
+                      "Read the next flash line ahead: a sequential instruction fetch into it "
+                      "costs no wait states (cpu.model iss).",
+                      "the preset's typical part"));
+  t.push_back(intKey(HILSIM_FIELD(cpu.flash.icache_lines), "lines", IntRule{{{0, 65'536}}},
+                     "Instruction cache in front of the flash, in lines of line_bytes; 0: none "
+                     "(cpu.model iss).",
+                     "the preset's typical part"));
+  t.push_back(intKey(HILSIM_FIELD(cpu.flash.icache_ways), "ways", IntRule{{{1, 64}}},
+                     "Ways of the instruction cache (LRU); icache_lines / icache_ways sets, a "
+                     "power of two.",
+                     "the preset's typical part"));
+  t.push_back(intKey(HILSIM_FIELD(cpu.flash.dcache_lines), "lines", IntRule{{{0, 65'536}}},
+                     "Data cache for loads from flash (literal pools, weights), in lines of "
+                     "line_bytes; 0: none (cpu.model iss).",
+                     "the preset's typical part"));
+  t.push_back(intKey(HILSIM_FIELD(cpu.flash.dcache_ways), "ways", IntRule{{{1, 64}}},
+                     "Ways of the data cache (LRU); dcache_lines / dcache_ways sets, a power of "
+                     "two.",
+                     "the preset's typical part"));
+  t.push_back(boolKey(HILSIM_FIELD(cpu.flash.data_through_icache),
+                      "Data loads from flash go through the instruction cache (a cache on the "
+                      "core's code bus); needs icache_lines > 0 and dcache_lines = 0.",
+                      "the preset's typical part"));
   t.push_back(choiceKey(HILSIM_FIELD(cpu.weight_memory),
                         named({WeightMemory::kFlash, WeightMemory::kSram, WeightMemory::kExternal}),
                         "Where layer weights live; sets cpu.coefficients.weight_memory_factor to "

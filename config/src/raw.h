@@ -83,10 +83,18 @@ struct RawCoefficients {
   RawFloat weight_memory_factor;
 };
 
+struct RawFlash {
+  RawInt line_bytes;
+  RawBool prefetch;
+  RawInt icache_lines, icache_ways, dcache_lines, dcache_ways;
+  RawBool data_through_icache;
+};
+
 struct RawCpu {
   RawString preset, kernels, model;
   RawFloat clock_mhz;
   RawInt flash_wait_states, sram_wait_states;
+  RawFlash flash;
   RawString weight_memory;
   RawString firmware_opt;
   RawInt driver_job_cycles, driver_reg_cycles, irq_handler_cycles;

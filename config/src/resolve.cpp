@@ -71,9 +71,10 @@ void resolveCpuModel(const RawConfig& raw, const HardwareConfig& given_values, H
   const bool has_iss = core.has_value();
   const bool iss_possible = has_iss && cpu.kernels == timing::KernelLibrary::kReference;
   hw.cpu.model = iss_possible ? CpuModel::kIss : CpuModel::kCost;
-  if (core) {
-    hw.cpu.flash_wait_states = iss::coreInfo(*core).flash_wait_states;
-    hw.cpu.sram_wait_states = iss::coreInfo(*core).sram_wait_states;
+  if (const iss::CoreInfo* info = iss::presetInfo(cpu.preset)) {
+    hw.cpu.flash_wait_states = info->flash_wait_states;
+    hw.cpu.sram_wait_states = info->sram_wait_states;
+    hw.cpu.flash = info->flash;
   }
   // The default preset (documented as cost in default.yaml) runs without the note.
   const bool default_core =
@@ -107,6 +108,36 @@ void checkRules(const RawConfig& raw, const HardwareConfig& hw) {
              {{"accel.dma.max_burst_bytes", given(raw.accel.dma.max_burst_bytes)},
               {"bus.width_bytes", given(raw.bus.width_bytes)}});
   }
+  const iss::FlashOptions& flash = hw.cpu.flash;
+  const auto cache = [&](const char* name, uint32_t lines, uint32_t ways, const RawInt& raw_lines,
+                         const RawInt& raw_ways) {
+    if (lines == 0) return;
+    const uint32_t sets = lines / ways;
+    if (ways > lines || lines % ways != 0 || (sets & (sets - 1)) != 0) {
+      const std::string key = std::string("cpu.flash.") + name;
+      failRule(key + "_lines = " + std::to_string(lines) + " and " + key +
+                   "_ways = " + std::to_string(ways) +
+                   " do not make a power-of-two number of sets (lines / ways)",
+               {{key + "_lines", given(raw_lines)}, {key + "_ways", given(raw_ways)}});
+    }
+  };
+  cache("icache", flash.icache_lines, flash.icache_ways, raw.cpu.flash.icache_lines,
+        raw.cpu.flash.icache_ways);
+  cache("dcache", flash.dcache_lines, flash.dcache_ways, raw.cpu.flash.dcache_lines,
+        raw.cpu.flash.dcache_ways);
+  if (flash.data_through_icache && flash.icache_lines == 0)
+    failRule(
+        "cpu.flash.data_through_icache = true needs an instruction cache, and "
+        "cpu.flash.icache_lines is 0",
+        {{"cpu.flash.data_through_icache", given(raw.cpu.flash.data_through_icache)},
+         {"cpu.flash.icache_lines", given(raw.cpu.flash.icache_lines)}});
+  if (flash.data_through_icache && flash.dcache_lines != 0)
+    failRule(
+        "cpu.flash.data_through_icache = true sends data loads to the instruction cache, "
+        "so cpu.flash.dcache_lines must be 0 (it is " +
+            std::to_string(flash.dcache_lines) + ")",
+        {{"cpu.flash.data_through_icache", given(raw.cpu.flash.data_through_icache)},
+         {"cpu.flash.dcache_lines", given(raw.cpu.flash.dcache_lines)}});
   const CoreConfig& core = hw.accel.core;
   const uint64_t tile_bytes = uint64_t{core.array_rows} * core.array_cols;  // int8 weights
   if (core.sram_bytes < tile_bytes) {

@@ -37,18 +37,22 @@ DriverPathCycles measure(const config::HardwareConfig& config) {
   cpu.mapMmio(iss::kAcceleratorRegsBase, iss::kAcceleratorRegsBytes, registers);
   const iss::RunResult init = cpu.call(mcu.entry("hs_driver_init"), {config.accel.num_cores});
   if (init.reason != iss::StopReason::kReturned) failed("hs_driver_init", init);
+  // The job path runs twice and the second run is measured: a model's jobs follow each other,
+  // so the flash memory system's caches hold the driver's code as they do on the board.
   DriverPathCycles out;
-  const iss::RunResult submit = cpu.call(mcu.entry("hs_driver_submit"), {0x1000, 0, 1, 0});
-  if (submit.reason != iss::StopReason::kReturned) failed("hs_driver_submit", submit);
-  out.submit_cycles = submit.cycles;
-  const iss::RunResult asleep = cpu.call(mcu.entry("hs_driver_wait"), {});
-  if (asleep.reason != iss::StopReason::kWaitForInterrupt) failed("hs_driver_wait", asleep);
-  const uint64_t woken_at = cpu.cycles();
-  const iss::RunResult handler = cpu.callInterrupt(mcu.entry("hs_irq_handler"));
-  if (handler.reason != iss::StopReason::kReturned) failed("hs_irq_handler", handler);
-  const iss::RunResult rest = cpu.resume();
-  if (rest.reason != iss::StopReason::kReturned) failed("hs_driver_wait", rest);
-  out.completion_cycles = cpu.cycles() - woken_at;
+  for (int pass = 0; pass < 2; ++pass) {
+    const iss::RunResult submit = cpu.call(mcu.entry("hs_driver_submit"), {0x1000, 0, 1, 0});
+    if (submit.reason != iss::StopReason::kReturned) failed("hs_driver_submit", submit);
+    out.submit_cycles = submit.cycles;
+    const iss::RunResult asleep = cpu.call(mcu.entry("hs_driver_wait"), {});
+    if (asleep.reason != iss::StopReason::kWaitForInterrupt) failed("hs_driver_wait", asleep);
+    const uint64_t woken_at = cpu.cycles();
+    const iss::RunResult handler = cpu.callInterrupt(mcu.entry("hs_irq_handler"));
+    if (handler.reason != iss::StopReason::kReturned) failed("hs_irq_handler", handler);
+    const iss::RunResult rest = cpu.resume();
+    if (rest.reason != iss::StopReason::kReturned) failed("hs_driver_wait", rest);
+    out.completion_cycles = cpu.cycles() - woken_at;
+  }
   return out;
 }
 

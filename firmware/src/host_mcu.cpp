@@ -25,6 +25,7 @@ iss::CpuOptions hostCpuOptions(const config::CpuConfig& cpu) {
   o.core = *core;
   o.flash_wait_states = cpu.flash_wait_states;
   o.sram_wait_states = cpu.sram_wait_states;
+  o.flash = cpu.flash;
   return o;
 }
 
@@ -107,6 +108,12 @@ uint64_t HostMcu::run(uint32_t kernel_id, const uint32_t* words, size_t count) {
   kernel_instructions_ += cpu_->instructions() - instructions_before;
   clock_.advance(cycles, rt::CpuActivity::kKernel);
   return cycles;
+}
+
+std::optional<rt::FlashCounts> HostMcu::flashCounts() const {
+  const iss::FlashStats& f = cpu_->flashStats();
+  return rt::FlashCounts{f.line_reads, f.icache_hits, f.icache_misses, f.dcache_hits,
+                         f.dcache_misses};
 }
 
 }  // namespace hilsim::firmware

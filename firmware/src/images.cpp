@@ -10,7 +10,7 @@
 namespace hilsim::firmware {
 
 const std::vector<std::string>& presets() {
-  static const std::vector<std::string> names = iss::issPresetNames();
+  static const std::vector<std::string> names = iss::corePresetNames();
   return names;
 }
 
@@ -21,15 +21,18 @@ std::string imageDir() {
 }
 
 std::string imagePath(const std::string& preset, const std::string& opt) {
-  const std::vector<std::string>& known = presets();
-  if (std::find(known.begin(), known.end(), preset) == known.end()) {
+  const iss::CoreInfo* info = iss::presetInfo(preset);
+  if (!info) {
     std::string list;
-    for (const std::string& name : known) list += (list.empty() ? "" : ", ") + name;
-    throw ConfigError("no firmware image for CPU preset '" + preset + "' (images: " + list + ")");
+    for (const std::string& name : iss::issPresetNames()) list += (list.empty() ? "" : ", ") + name;
+    throw ConfigError("no firmware image for CPU preset '" + preset +
+                      "' (presets with one: " + list + ")");
   }
   if (opt != "O2" && opt != "Os")
     throw ConfigError("no firmware image built at -" + opt + " (images: -O2, -Os)");
-  const std::string path = imageDir() + "/" + preset + (opt == "O2" ? "" : "-" + opt) + ".elf";
+  // A board preset runs its core's image.
+  const std::string path = imageDir() + "/" + iss::coreInfo(info->core).preset +
+                           (opt == "O2" ? "" : "-" + opt) + ".elf";
   if (!std::ifstream(path))
     throw InputError("firmware image " + path +
                      " not found: the build makes it (unless configured with "

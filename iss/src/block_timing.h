@@ -42,7 +42,8 @@ struct DivideSite {
 // Returned as the fall-through of blocks whose last instruction always transfers control.
 constexpr uint32_t kNoFallthrough = 0xFFFF'FFFF;
 
-struct BlockTiming {
+// The fields every block hook reads come first, so that they share the first two cache lines.
+struct alignas(64) BlockTiming {
   uint32_t start = 0;
   uint32_t bytes = 0;
   uint32_t instructions = 0;
@@ -53,24 +54,27 @@ struct BlockTiming {
   uint32_t fallthrough = kNoFallthrough;
   // Cortex-M: added when the next block is not the fall-through (the branch was taken).
   uint32_t taken_cycles = 0;
-  // Added when this block is entered other than by falling through: flash wait states of the
-  // non-sequential fetch and (Cortex-M4/M33) a 32-bit target instruction that is not word aligned.
+  // Added when this block is entered other than by falling through: (Cortex-M4/M33) a 32-bit
+  // target instruction that is not word aligned. Flash wait states are the flash memory
+  // system's (flash_system.h).
   uint32_t nonseq_entry_cycles = 0;
   // E31: the block ends in a conditional branch at branch_pc (predicted by the branch history).
   bool conditional_branch = false;
+  bool uses_flash = false;     // fetch_lines or literal_lines
+  uint16_t literal_count = 0;  // literal_lines.size()
   uint32_t branch_pc = 0;
+  // Flash memory system (flash_system.h): the flash lines the block's instructions span (none
+  // outside the flash code region), the lines its literal loads read, and the cache fill counts
+  // at which every one of them last hit.
+  uint32_t fetch_first_line = 0;
+  uint32_t fetch_lines = 0;
   // E31: results still in flight when the block ends (tail) and the registers the block reads
   // before writing them, with the cycle of their first read (head). Bit 0 stands for the
   // multiplier/divider unit (x0 is never a dependency).
   uint32_t tail_mask = 0;
   uint32_t head_mask = 0;
-  uint8_t tail_cycles[32] = {};
-  uint8_t head_cycles[32] = {};
-  std::vector<MemoryOperand> memory_operands;  // for naming faults
-  std::vector<uint32_t> instruction_addresses;
-  // The block's static cycles before each instruction (parallel to instruction_addresses), to
-  // take back the part of a block that did not execute (after a WFI, before a fault).
-  std::vector<uint32_t> cycles_before;
+  mutable uint64_t flash_epoch = ~uint64_t{0};       // instruction cache fills
+  mutable uint64_t flash_data_epoch = ~uint64_t{0};  // data cache fills (literal lines)
   // The blocks that last followed this one (key: address << 32 | size), most recent first: a
   // loop's block is found from its predecessor without a table lookup.
   struct Successor {
@@ -78,6 +82,15 @@ struct BlockTiming {
     const BlockTiming* block = nullptr;
   };
   mutable Successor successors[2];
+  std::vector<uint32_t> literal_lines;
+  uint8_t tail_cycles[32] = {};
+  uint8_t head_cycles[32] = {};
+  std::vector<uint32_t> literal_addresses;     // filled by the analyzer (Arm literal pools)
+  std::vector<MemoryOperand> memory_operands;  // for naming faults
+  std::vector<uint32_t> instruction_addresses;
+  // The block's static cycles before each instruction (parallel to instruction_addresses), to
+  // take back the part of a block that did not execute (after a WFI, before a fault).
+  std::vector<uint32_t> cycles_before;
 };
 
 // Tells whether the divide at an address has a code hook (its operands are then timed exactly;

@@ -21,7 +21,8 @@ const char* toString(StopReason reason) {
   return "?";
 }
 
-Cpu::Cpu(const CpuOptions& options) : impl_(std::make_unique<Impl>(options)) {
+Cpu::Cpu(const CpuOptions& options)
+    : impl_((checkFlashOptions(options.flash), std::make_unique<Impl>(options))) {
   Impl& s = *impl_;
   const EngineConfig& e = s.info.engine;
   uc_err err = uc_open(uc_arch(e.arch), uc_mode(e.mode), &s.uc);
@@ -81,6 +82,9 @@ uint64_t Cpu::cycles() const {
 }
 uint64_t Cpu::instructions() const {
   return impl_->instructions;
+}
+const FlashStats& Cpu::flashStats() const {
+  return impl_->flash.stats();
 }
 bool Cpu::suspended() const {
   return !impl_->frames.empty() && !impl_->running;

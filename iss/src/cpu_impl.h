@@ -20,6 +20,7 @@
 
 #include "block_timing.h"
 #include "fast_paths.h"
+#include "flash_system.h"
 #include "hilsim/errors.h"
 #include "hilsim/iss/memory_map.h"
 
@@ -112,10 +113,15 @@ struct Cpu::Impl {
   std::vector<std::pair<uint32_t, PageBuffer>> owned;  // by base
   std::vector<std::unique_ptr<CountedRegion>> counted;
   std::vector<std::unique_ptr<MmioBinding>> mmios;
+  FlashSystem flash;
   FastPaths paths;
 
   explicit Impl(const CpuOptions& o)
-      : options(o), info(coreInfo(o.core)), riscv(o.core == Core::kRv32im), paths(riscv, cycles) {
+      : options(o),
+        info(coreInfo(o.core)),
+        riscv(o.core == Core::kRv32im),
+        flash(o.flash, o.flash_wait_states, o.sram_wait_states),
+        paths(riscv, cycles, flash) {
     paths.setUnalignedRule(unalignedRule(o.core));
   }
 
@@ -197,6 +203,13 @@ struct Cpu::Impl {
         riscv ? analyzeRiscV(options, address, code.data(), size, hooked, sites)
               : thumb->analyze(address, code.data(), size, hooked, sites));
     for (const DivideSite& s : sites) divides[s.address] = s;
+    if (inFlashCode(address)) {
+      b->fetch_first_line = flash.lineOf(address);
+      b->fetch_lines = flash.lineOf(address + std::max(size, 1u) - 1) - b->fetch_first_line + 1;
+    }
+    for (uint32_t a : b->literal_addresses) b->literal_lines.push_back(flash.lineOf(a));
+    b->uses_flash = b->fetch_lines != 0 || !b->literal_lines.empty();
+    b->literal_count = uint16_t(b->literal_lines.size());
     paths.noteCode(address, size);
     return b;
   }
@@ -229,11 +242,13 @@ struct Cpu::Impl {
       uc_emu_stop(uc);
       return;
     }
-    uint64_t c = b->base_cycles;
+    const bool sequential = prev != nullptr && address == prev->fallthrough;
+    // Fetching the block's lines (and its literal loads) through the flash memory system.
+    const uint32_t fetch = b->uses_flash ? flash.blockCycles(*b, sequential) : 0;
+    uint64_t c = b->base_cycles + (riscv ? 0 : fetch);
     if (const BlockTiming* p = prev) {
-      const bool sequential = address == p->fallthrough;
       if (riscv) {
-        uint32_t gap = sequential ? 0 : b->nonseq_entry_cycles;
+        uint32_t gap = (sequential ? 0 : b->nonseq_entry_cycles) + fetch;
         if (p->conditional_branch) {
           uint8_t& counter = history[(p->branch_pc >> 2) % kBranchHistoryEntries];
           const bool taken = !sequential;
@@ -246,6 +261,8 @@ struct Cpu::Impl {
       } else if (!sequential) {
         c += p->taken_cycles + b->nonseq_entry_cycles;
       }
+    } else if (riscv) {
+      c += fetch;
     }
     cycles += c;
     instructions += b->instructions;
@@ -302,15 +319,11 @@ struct Cpu::Impl {
     s.invalid_access_address = address;
     return false;
   }
-  // What a read of the model flash costs beyond the SRAM access its block charged: the flash
-  // wait states instead of the SRAM ones.
-  int64_t countedReadCycles() const {
-    return int64_t(options.flash_wait_states) - int64_t(options.sram_wait_states);
-  }
-
+  // A read of the model flash costs what the flash memory system says beyond the SRAM access
+  // its block charged.
   static uint64_t countedRead(uc_engine*, uint64_t offset, unsigned size, void* user) noexcept {
     CountedRegion& r = *static_cast<CountedRegion*>(user);
-    r.impl->cycles += uint64_t(r.impl->countedReadCycles());
+    r.impl->cycles += uint64_t(r.impl->flash.modelLoadCycles(uint32_t(r.base + offset)));
     uint64_t v = 0;
     for (unsigned i = 0; i < size && offset + i < r.bytes; ++i)
       v |= uint64_t(r.data.get()[offset + i]) << (8 * i);

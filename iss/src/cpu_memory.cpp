@@ -33,7 +33,7 @@ void Cpu::mapBytes(uint32_t base, const void* data, size_t bytes) {
     err = uc_mmio_map(s.uc, base, size, &Impl::countedRead, region.get(), &Impl::countedWrite,
                       region.get());
     if (err == UC_ERR_OK) {
-      s.paths.addCounted(base, size, region->data.get(), s.countedReadCycles());
+      s.paths.addCounted(base, size, region->data.get());
       s.counted.push_back(std::move(region));
     }
   } else {
@@ -290,6 +290,7 @@ void Cpu::loadElf(const ElfImage& image) {
   }
   s.blocks.clear();
   s.fast.assign(kFastSlots, Impl::Slot{});
+  s.flash.invalidate();
   s.divides.clear();
 }
 

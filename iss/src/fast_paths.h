@@ -8,6 +8,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "flash_system.h"
+
 namespace hilsim::iss {
 
 class FastPaths {
@@ -34,10 +36,10 @@ class FastPaths {
 
   // Looks up the library functions the engine overrides forward to (throws ConfigError when the
   // library lacks one), before the engine exists.
-  FastPaths(bool riscv, uint64_t& cycles);
+  FastPaths(bool riscv, uint64_t& cycles, FlashSystem& flash);
 
-  // Model flash whose every guest load costs `extra_cycles` beyond the block's SRAM access.
-  void addCounted(uint32_t base, uint64_t bytes, const uint8_t* data, int64_t extra_cycles);
+  // Model flash whose every guest load goes through the flash memory system.
+  void addCounted(uint32_t base, uint64_t bytes, const uint8_t* data);
   // Guest-writable RAM.
   void addWritable(uint32_t base, uint64_t bytes);
   // Forgets the counted or writable region at `base`.
@@ -61,7 +63,7 @@ class FastPaths {
         __builtin_memcpy(&v, p, 4);
         value = v;
       }
-      cycles_ += uint64_t(r.extra_cycles);
+      cycles_ += uint64_t(flash_.modelLoadCycles(address));
       ++served_loads_;
       return true;
     }
@@ -116,12 +118,12 @@ class FastPaths {
     uint32_t base;
     uint32_t bytes;
     const uint8_t* data;
-    int64_t extra_cycles;
   };
   bool storesSkipCodeSearch(uint32_t address) const;
 
   bool riscv_;
   uint64_t& cycles_;
+  FlashSystem& flash_;
   std::vector<Counted> counted_;
   std::vector<std::pair<uint32_t, uint64_t>> writable_;  // base, bytes
   std::unordered_set<uint32_t> code_pages_;              // writable pages that held code

@@ -225,7 +225,6 @@ BlockTiming analyzeRiscV(const TimingParams& params, uint32_t start, const uint8
   BlockTiming b;
   b.start = start;
   b.bytes = bytes;
-  b.nonseq_entry_cycles = inFlashCode(start) ? params.flash_wait_states : 0;
 
   std::vector<Decoded> insns;
   std::vector<uint32_t> issue_at;

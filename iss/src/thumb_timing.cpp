@@ -239,7 +239,7 @@ BlockTiming ThumbTiming::analyze(uint32_t start, const uint8_t* code, uint32_t b
                                  const DivideHooked& hooked,
                                  std::vector<DivideSite>& divides) const {
   const bool m0plus = params_.core == Core::kCortexM0Plus;
-  const uint32_t sram = params_.sram_wait_states, flash = params_.flash_wait_states;
+  const uint32_t sram = params_.sram_wait_states;
   BlockTiming b;
   b.start = start;
   b.bytes = bytes;
@@ -247,10 +247,9 @@ BlockTiming ThumbTiming::analyze(uint32_t start, const uint8_t* code, uint32_t b
 
   cs_insn* insns = nullptr;
   const size_t count = cs_disasm(handle_, code, bytes, start, 0, &insns);
-  // Entered non-sequentially: the fetch waits for flash; on Cortex-M4/M33 a 32-bit target that
-  // is not word aligned needs a second fetch.
-  b.nonseq_entry_cycles = inFlashCode(start) ? flash : 0;
-  if (!m0plus && count > 0 && insns[0].size == 4 && (start & 2) != 0) b.nonseq_entry_cycles += 1;
+  // Entered non-sequentially: on Cortex-M4/M33 a 32-bit target that is not word aligned needs a
+  // second fetch. (Flash wait states are the flash memory system's: flash_system.h.)
+  if (!m0plus && count > 0 && insns[0].size == 4 && (start & 2) != 0) b.nonseq_entry_cycles = 1;
 
   bool prev_load = false;       // the previous instruction was a pipelinable single load
   bool prev_data_proc = false;  // ... was a data-processing instruction
@@ -267,7 +266,15 @@ BlockTiming ThumbTiming::analyze(uint32_t start, const uint8_t* code, uint32_t b
       m.address = uint32_t(insn.address);
       b.memory_operands.push_back(m);
     }
-    const uint32_t access_wait = f.pc_relative ? flash : sram;
+    // A literal-pool load (or a table branch's table) reads the flash through the flash memory
+    // system, which charges its wait states per line; other accesses go to SRAM.
+    const uint32_t access_wait = f.pc_relative ? 0 : sram;
+    if (f.pc_relative && f.cls != Class::kAlu) {
+      const uint32_t pc = (uint32_t(insn.address) + 4) & ~3u;
+      const uint32_t at = f.cls == Class::kTableBranch ? uint32_t(insn.address) + 4
+                                                       : pc + uint32_t(f.memory.displacement);
+      if (inFlashCode(at)) b.literal_addresses.push_back(at);
+    }
     uint32_t cycles = 1;
     bool load_now = false;
     switch (f.cls) {

@@ -161,7 +161,8 @@ FastPaths* FastPaths::running() {
   return running_paths;
 }
 
-FastPaths::FastPaths(bool riscv, uint64_t& cycles) : riscv_(riscv), cycles_(cycles) {
+FastPaths::FastPaths(bool riscv, uint64_t& cycles, FlashSystem& flash)
+    : riscv_(riscv), cycles_(cycles), flash_(flash) {
 #if HILSIM_UNICORN_OVERRIDES
   // The definitions below forward to these whether or not the fast paths are on, from the first
   // call into the engine on.
@@ -177,9 +178,8 @@ FastPaths::Running::~Running() {
   running_paths = outer_;
 }
 
-void FastPaths::addCounted(uint32_t base, uint64_t bytes, const uint8_t* data,
-                           int64_t extra_cycles) {
-  counted_.push_back({base, uint32_t(bytes), data, extra_cycles});
+void FastPaths::addCounted(uint32_t base, uint64_t bytes, const uint8_t* data) {
+  counted_.push_back({base, uint32_t(bytes), data});
 }
 
 void FastPaths::addWritable(uint32_t base, uint64_t bytes) {

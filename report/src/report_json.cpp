@@ -36,6 +36,15 @@ Json configJson(const std::vector<config::ConfigEntry>& entries) {
   return out;
 }
 
+Json flashJson(const std::optional<rt::FlashCounts>& f) {
+  if (!f) return nullptr;
+  return {{"line_reads", f->line_reads},
+          {"icache_hits", f->icache_hits},
+          {"icache_misses", f->icache_misses},
+          {"dcache_hits", f->dcache_hits},
+          {"dcache_misses", f->dcache_misses}};
+}
+
 Json layerJson(const rt::LayerRecord& r, const config::HardwareConfig& config) {
   Json layer;
   layer["invocation"] = r.invocation;
@@ -96,6 +105,7 @@ Json layerJson(const rt::LayerRecord& r, const config::HardwareConfig& config) {
     accel["predicted_cycles"] = a.predicted_cycles;
   }
   layer["break_even_macs"] = orNull(r.break_even_macs);
+  layer["flash"] = flashJson(r.flash);
   return layer;
 }
 
@@ -169,6 +179,7 @@ Json simulationJson(const RunReport& report) {
                                    ? Json(config::toString(report.config.cpu.firmware_opt))
                                    : Json(nullptr);
   simulation["iss_instructions"] = orNull(report.iss_instructions);
+  simulation["flash"] = flashJson(report.flash);
   if (const std::optional<CompareSummary> compare = report.compareSummary())
     simulation["compare"] = {{"layers", compare->layers},
                              {"layer_invocations", compare->checks},

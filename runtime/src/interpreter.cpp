@@ -391,6 +391,8 @@ void Interpreter::invoke() {
     rec.path = ExecPath::kRef;
     if (options_.profiler) options_.profiler->beginLayer(invocations_, node.index);
     rec.start_cycle = clock_->now();
+    const std::optional<FlashCounts> flash_before =
+        options_.cpu_target ? options_.cpu_target->flashCounts() : std::nullopt;
     try {
       kernels_[n]->invoke(ctx, node);
     } catch (...) {
@@ -400,6 +402,11 @@ void Interpreter::invoke() {
     if (ctx.ranOnTarget()) {
       rec.ref_cycles = ctx.targetCycles();
       rec.ref_cycles_source = RefCyclesSource::kExecuted;
+    }
+    if (flash_before) {
+      const FlashCounts used = *options_.cpu_target->flashCounts() - *flash_before;
+      if (ctx.ranOnTarget() || used.line_reads + used.icache_hits + used.dcache_hits != 0)
+        rec.flash = used;
     }
     if (rec.reason.empty()) rec.reason = "reference kernel";
     rec.cycles = rec.path_cycles.value_or(clock_->now() - rec.start_cycle);

@@ -208,7 +208,10 @@ void runOnCountingClock(rt::Model& model, const RunSpec& spec, RunResult* result
   interp.allocate();
   runFrames(interp, spec, result, progress);
   result->report.simulated_cycles = clock.now();
-  if (mcu) result->report.iss_instructions = mcu->cpu().instructions();
+  if (mcu) {
+    result->report.iss_instructions = mcu->cpu().instructions();
+    result->report.flash = mcu->flashCounts();
+  }
 }
 
 // The GTKWave save file beside a trace: t.vcd -> t.gtkw (other names get .gtkw appended).
@@ -289,7 +292,10 @@ void runOnSimulatedPlatform(rt::Model& model, const RunSpec& spec, RunResult* re
     failures = side.accel.failures();
     for (const rt::JobFailure& f : failures) result->report.failures.push_back(f.describe());
     result->report.simulated_cycles = side.host.now();
-    if (side.mcu) result->report.iss_instructions = side.mcu->cpu().instructions();
+    if (side.mcu) {
+      result->report.iss_instructions = side.mcu->cpu().instructions();
+      result->report.flash = side.mcu->flashCounts();
+    }
     end = cpu_period * static_cast<double>(side.host.now());
     later_accel_jobs = profiler.accelRecordsAfterFailure();
   });

@@ -90,6 +90,17 @@ std::string issName(const ::testing::TestParamInfo<IssParam>& info) {
 
 INSTANTIATE_TEST_SUITE_P(Golden, GoldenIss, ::testing::ValuesIn(issParams()), issName);
 
+// Each board preset runs its core's firmware under its part's flash memory system: one small case
+// per board, in ref mode (every kernel on the ISS) and auto.
+std::vector<IssParam> boardParams() {
+  std::vector<IssParam> out;
+  for (const char* preset : {"stm32g0b1", "stm32l4r5", "nrf5340", "stm32u575", "fe310"})
+    for (const char* mode : {"ref", "auto"}) out.push_back({"fc_13x7_pc_relu6", preset, mode});
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Boards, GoldenIss, ::testing::ValuesIn(boardParams()), issName);
+
 // The cores' datapath dispatches on the CPU (portable, AVX2, AVX-512): every path this machine
 // can run must give the same bytes. (Asking for a path the CPU lacks is an exit-2 error.)
 class GoldenDatapath : public ::testing::TestWithParam<std::string> {};

@@ -262,7 +262,8 @@ TEST(Cpu, ModelFlashReadsChargeWaitStatesThroughTheCountedPath) {
     const RunResult r = cpu.call(0x100, {0, kModelFlashBase});
     ASSERT_EQ(r.reason, StopReason::kReturned) << r.fault;
     EXPECT_EQ(r.return_value, 9u);
-    EXPECT_EQ(r.cycles, 2u + 3u + wait);
+    // The code's one flash line and the weight's line each wait (no caches by default).
+    EXPECT_EQ(r.cycles, 2u + 3u + wait + wait);
   }
 }
 
@@ -336,6 +337,178 @@ TEST(Cpu, AlignedCountedFlashLoadsTakeTheFastPath) {
   EXPECT_EQ(FastPaths::servedLoads(), served + 2);
 }
 
+// ---- the flash memory system -------------------------------------------------------------------
+
+// 0x100: six `adds r1, #1`, `subs r0, #1`, `bne 0x100` (16 bytes: two 8-byte lines), then
+// `bx lr` at 0x110 (a third line). Each iteration is 6 + 1 + 2 (taken, immediate target) = 9
+// cycles at zero wait states.
+std::vector<uint8_t> flashLoop() {
+  return halfwords({0x3101, 0x3101, 0x3101, 0x3101, 0x3101, 0x3101, 0x3801, 0xd1f7, 0x4770});
+}
+
+uint64_t loopCycles(uint32_t wait, const FlashOptions& flash, uint32_t iterations,
+                    FlashStats* stats = nullptr) {
+  CpuOptions o = m4();
+  o.flash_wait_states = wait;
+  o.flash = flash;
+  Cpu cpu(o);
+  cpu.loadElf(image(40, flashLoop(), {}));
+  const RunResult r = cpu.call(0x100, {iterations, 0});
+  EXPECT_EQ(r.reason, StopReason::kReturned) << r.fault;
+  EXPECT_EQ(r.return_value, 0u);  // r0 counted down
+  if (stats) *stats = cpu.flashStats();
+  return r.cycles;
+}
+
+TEST(CpuFlash, WithoutCachesOrPrefetchEveryLinePaysItsWaitStates) {
+  const FlashOptions bare;  // 8-byte lines, no prefetch, no caches
+  const uint32_t wait = 5;
+  for (uint32_t n : {1u, 10u, 100u}) {
+    // Each iteration reads both lines (the branch fetches its target anew); the exit reads the
+    // third.
+    EXPECT_EQ(loopCycles(wait, bare, n), loopCycles(0, bare, n) + wait * (2 * n + 1)) << n;
+  }
+  FlashStats stats;
+  loopCycles(wait, bare, 100, &stats);
+  EXPECT_EQ(stats.line_reads, 201u);
+  EXPECT_EQ(stats.icache_hits + stats.icache_misses, 0u);
+}
+
+TEST(CpuFlash, PrefetchHidesTheSequentialLine) {
+  FlashOptions prefetch;
+  prefetch.prefetch = true;
+  const uint32_t wait = 5;
+  // The branch target waits; the loop's second line and the exit's line were read ahead.
+  EXPECT_EQ(loopCycles(wait, prefetch, 100), loopCycles(0, prefetch, 100) + wait * 100);
+}
+
+TEST(CpuFlash, ALoopThatFitsTheInstructionCacheRunsAtZeroWaitStatesAfterItsFirstIteration) {
+  struct Part {
+    const char* name;
+    FlashOptions flash;
+    uint32_t wait;
+  };
+  // STM32G0 (2 lines of 8 bytes would not hold this loop: 4 lines here), STM32L4 ART, STM32U5.
+  const Part parts[] = {{"4-line buffer", {8, true, 4, 4, 0, 1, false}, 1},
+                        {"ART", {8, false, 128, 4, 32, 4, false}, 5},
+                        {"ICACHE", {16, true, 512, 2, 0, 1, true}, 3}};
+  for (const Part& p : parts) {
+    const uint64_t first = loopCycles(p.wait, p.flash, 1);
+    const uint64_t many = loopCycles(p.wait, p.flash, 1001);
+    const uint64_t first0 = loopCycles(0, p.flash, 1);
+    const uint64_t many0 = loopCycles(0, p.flash, 1001);
+    EXPECT_GT(first, first0) << p.name << ": the first iteration misses";
+    const double later = double(many - first), later0 = double(many0 - first0);
+    EXPECT_LE(later, later0 * 1.02) << p.name;
+    EXPECT_EQ(many - first, many0 - first0) << p.name << ": every later fetch hits";
+    FlashStats stats;
+    loopCycles(p.wait, p.flash, 1001, &stats);
+    EXPECT_LE(stats.icache_misses, 3u) << p.name;
+    EXPECT_GE(stats.icache_hits, 1000u) << p.name;
+  }
+}
+
+TEST(CpuFlash, ALoopLargerThanTheCacheKeepsMissing) {
+  // Two 8-byte lines of cache, direct mapped on line bit 0: lines 0x20 and 0x22 share a set.
+  const FlashOptions tiny{8, false, 2, 1, 0, 1, false};
+  const uint32_t wait = 5;
+  FlashStats stats;
+  const uint64_t c = loopCycles(wait, tiny, 100, &stats);
+  EXPECT_EQ(c, loopCycles(0, tiny, 100) + wait * (2 + 1));  // both lines stay; the exit misses
+  const FlashOptions one_line{8, false, 1, 1, 0, 1, false};
+  EXPECT_EQ(loopCycles(wait, one_line, 100), loopCycles(0, one_line, 100) + wait * (2 * 100 + 1));
+}
+
+// Data loads from flash pay one line read on a miss: 16 byte loads of consecutive model-flash
+// bytes are 2 lines of 8 bytes. The code runs from SRAM, so that only the data goes to flash.
+uint64_t byteLoads(uint32_t wait, const FlashOptions& flash, int runs, FlashStats* stats) {
+  CpuOptions o = m4();
+  o.flash_wait_states = wait;
+  o.flash = flash;
+  Cpu cpu(o);
+  std::vector<uint8_t> weights(4096);
+  for (size_t i = 0; i < weights.size(); ++i) weights[i] = uint8_t(i);
+  cpu.mapBytes(kModelFlashBase, weights.data(), weights.size());
+  // ldrb r2, [r1, #k] for k = 0..15 (0x7800 | k << 6 | r1 << 3 | r2), then bx lr.
+  std::vector<uint8_t> code;
+  for (uint16_t k = 0; k <= 16; ++k) {
+    const uint16_t insn = k < 16 ? uint16_t(0x780a | k << 6) : uint16_t(0x4770);
+    code.push_back(uint8_t(insn));
+    code.push_back(uint8_t(insn >> 8));
+  }
+  cpu.loadElf(ElfImage::parse(test::buildElf(40, {{kFirmwareSramBase + 0x100, code}}, {}).bytes,
+                              "data.elf"));
+  uint64_t cycles = 0;
+  for (int i = 0; i < runs; ++i) {
+    const RunResult r = cpu.call(kFirmwareSramBase + 0x100, {0, kModelFlashBase});
+    EXPECT_EQ(r.reason, StopReason::kReturned) << r.fault;
+    EXPECT_EQ(r.return_value, 0u);
+    cycles = r.cycles;  // the last run's
+  }
+  *stats = cpu.flashStats();
+  return cycles;
+}
+
+TEST(CpuFlash, DataLoadsFromFlashPayPerLineOnAMiss) {
+  const uint32_t wait = 4;
+  FlashStats stats;
+  const FlashOptions none;
+  const uint64_t zero = byteLoads(0, none, 1, &stats);
+  // No data cache: every load reads the flash.
+  EXPECT_EQ(byteLoads(wait, none, 1, &stats), zero + 16 * wait);
+  EXPECT_EQ(stats.line_reads, 16u);
+  // A data cache: one line read per 8 bytes on the first run, none on the second.
+  const FlashOptions dcache{8, false, 0, 1, 4, 2, false};
+  EXPECT_EQ(byteLoads(wait, dcache, 1, &stats), zero + 2 * wait);
+  EXPECT_EQ(stats.dcache_misses, 2u);
+  EXPECT_EQ(stats.dcache_hits, 14u);
+  EXPECT_EQ(stats.line_reads, 2u);
+  EXPECT_EQ(byteLoads(wait, dcache, 2, &stats), zero);
+  EXPECT_EQ(stats.dcache_misses, 2u);
+  // Through the instruction cache (a cache on the code bus), with 16-byte lines: one line.
+  const FlashOptions through{16, false, 8, 2, 0, 1, true};
+  EXPECT_EQ(byteLoads(wait, through, 1, &stats), zero + wait);
+  EXPECT_EQ(stats.icache_misses, 1u);
+  EXPECT_EQ(stats.icache_hits, 15u);
+  EXPECT_EQ(stats.dcache_hits + stats.dcache_misses, 0u);
+}
+
+TEST(CpuFlash, LiteralLoadsGoThroughTheDataPath) {
+  // 0x100: ldr r0, [pc, #4] (the word at 0x108); bx lr; nop; nop; .word 42. Code and literal
+  // share no line: the code is line 0x20, the literal line 0x21.
+  const std::vector<uint8_t> code = halfwords({0x4801, 0x4770, 0xbf00, 0xbf00, 42, 0});
+  for (const bool dcache : {false, true}) {
+    CpuOptions o = m4();
+    o.flash_wait_states = 3;
+    o.flash.icache_lines = 8;
+    o.flash.icache_ways = 2;
+    o.flash.dcache_lines = dcache ? 4 : 0;
+    o.flash.dcache_ways = dcache ? 2 : 1;
+    Cpu cpu(o);
+    cpu.loadElf(image(40, code, {}));
+    const RunResult first = cpu.call(0x100, {});
+    ASSERT_EQ(first.reason, StopReason::kReturned) << first.fault;
+    EXPECT_EQ(first.return_value, 42u);
+    const RunResult second = cpu.call(0x100, {});
+    // ldr 2 + bx 3; the first run misses the code line and the literal's line.
+    EXPECT_EQ(first.cycles, 5u + 3 + 3);
+    EXPECT_EQ(second.cycles, 5u + (dcache ? 0 : 3)) << "data cache " << dcache;
+  }
+}
+
+TEST(CpuFlash, OptionsAreChecked) {
+  CpuOptions o = m4();
+  o.flash.line_bytes = 12;
+  EXPECT_THROW(Cpu{o}, ConfigError);
+  o = m4();
+  o.flash.icache_lines = 6;
+  o.flash.icache_ways = 4;
+  EXPECT_THROW(Cpu{o}, ConfigError);
+  o = m4();
+  o.flash.data_through_icache = true;
+  EXPECT_THROW(Cpu{o}, ConfigError);
+}
+
 TEST(Cpu, HostMemoryIsSharedAndMustBeAligned) {
   Cpu cpu(m4());
   alignas(4096) static uint32_t host[1024] = {};
@@ -384,6 +557,21 @@ TEST(Cpu, PresetLookup) {
   EXPECT_EQ(coreForPreset("rv32im"), Core::kRv32im);
   EXPECT_FALSE(coreForPreset("cortex-m7"));
   EXPECT_FALSE(coreForPreset("cortex-m55"));
+  // Board presets run their core under their part's memories.
+  EXPECT_EQ(coreForPreset("stm32g0b1"), Core::kCortexM0Plus);
+  EXPECT_EQ(coreForPreset("stm32l4r5"), Core::kCortexM4F);
+  EXPECT_EQ(coreForPreset("nrf5340"), Core::kCortexM33);
+  EXPECT_EQ(coreForPreset("stm32u575"), Core::kCortexM33);
+  EXPECT_EQ(coreForPreset("fe310"), Core::kRv32im);
+  EXPECT_EQ(std::string(coreInfo(Core::kCortexM33).preset), "cortex-m33");
+  EXPECT_EQ(corePresetNames(),
+            (std::vector<std::string>{"cortex-m0plus", "cortex-m4f", "cortex-m33", "rv32im"}));
+  EXPECT_EQ(issPresetNames().size(), 9u);
+  const CoreInfo* u575 = presetInfo("stm32u575");
+  ASSERT_NE(u575, nullptr);
+  EXPECT_EQ(u575->flash_wait_states, 4u);
+  EXPECT_EQ(u575->exception_entry_cycles, coreInfo(Core::kCortexM33).exception_entry_cycles);
+  EXPECT_EQ(presetInfo("cortex-m7"), nullptr);
 }
 
 }  // namespace

@@ -285,6 +285,9 @@ TEST(FirmwareImages, TheEnvironmentOverridesTheBuildDirectory) {
   ASSERT_EQ(unsetenv("HILSIM_FIRMWARE_DIR"), 0);
   const std::string built = firmware::imageDir();
   EXPECT_EQ(firmware::imagePath("cortex-m4f"), built + "/cortex-m4f.elf");
+  // A board preset runs its core's image.
+  EXPECT_EQ(firmware::imagePath("stm32l4r5"), built + "/cortex-m4f.elf");
+  EXPECT_EQ(firmware::imagePath("fe310"), built + "/rv32im.elf");
   EXPECT_THROW(firmware::imagePath("cortex-a53"), ConfigError);
   ASSERT_EQ(setenv("HILSIM_FIRMWARE_DIR", "/nonexistent/firmware", 1), 0);
   EXPECT_EQ(firmware::imageDir(), "/nonexistent/firmware");

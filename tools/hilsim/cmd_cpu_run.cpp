@@ -151,8 +151,14 @@ int cpuRunCommand(int argc, char** argv, int first) {
   const uint32_t float_bits = in_s0 ? cpu.readFloatRegister(0) : r.return_value;
   float float_value = 0.0f;
   std::memcpy(&float_value, &float_bits, sizeof float_value);
+  const iss::FlashStats& f = cpu.flashStats();
   if (json) {
-    Json result = {{"cycles", r.cycles}, {"instructions", r.instructions}};
+    const Json flash = {{"line_reads", f.line_reads},
+                        {"icache_hits", f.icache_hits},
+                        {"icache_misses", f.icache_misses},
+                        {"dcache_hits", f.dcache_hits},
+                        {"dcache_misses", f.dcache_misses}};
+    Json result = {{"cycles", r.cycles}, {"instructions", r.instructions}, {"flash", flash}};
     if (returns == "float") result["return"] = double(float_value);
     std::cout << formatJson(result, JsonLayout{0}) << "\n";
   } else {
@@ -165,6 +171,9 @@ int cpuRunCommand(int argc, char** argv, int first) {
                 << ")\n";
     else
       std::cout << hex(r.return_value) << "\n";
+    std::cout << "flash line_reads " << f.line_reads << " icache_hits " << f.icache_hits
+              << " icache_misses " << f.icache_misses << " dcache_hits " << f.dcache_hits
+              << " dcache_misses " << f.dcache_misses << "\n";
     std::printf("time_us %.3f (%s at %g MHz)\n", double(r.cycles) / config.cpu.clock_mhz,
                 config.cpu.preset.c_str(), config.cpu.clock_mhz);
   }

@@ -131,11 +131,14 @@ TEST(ConfigDefaults, EveryCpuPresetAndKernelLibrary) {
       SCOPED_TRACE(preset + " " + kernels);
       const std::vector<config::Override> sets = {{"cpu.preset=" + preset},
                                                   {"cpu.kernels=" + kernels}};
-      if (preset == "rv32im" && library == KernelLibrary::kCmsisNn) {
+      if ((preset == "rv32im" || preset == "fe310") && library == KernelLibrary::kCmsisNn) {
         EXPECT_EQ(loadError("", sets),
                   "--set cpu.kernels=cmsis_nn: cpu.kernels = 'cmsis_nn' is not available for "
-                  "cpu.preset = 'rv32im': cmsis_nn has no kernels for that core (cpu.preset set "
-                  "at --set cpu.preset=rv32im)");
+                  "cpu.preset = '" +
+                      preset +
+                      "': cmsis_nn has no kernels for that core (cpu.preset set "
+                      "at --set cpu.preset=" +
+                      preset + ")");
         continue;
       }
       const HardwareConfig hw = loadConfig("", sets);
@@ -162,7 +165,12 @@ TEST(ConfigDefaults, PresetsWithAnIssDefaultToItAtTheirPartsWaitStates) {
       {"cortex-m55", CpuModel::kCost, 0},
       {"cortex-m55-helium", CpuModel::kCost, 0},
       {"cortex-m7", CpuModel::kCost, 0},
+      {"fe310", CpuModel::kIss, 336},
+      {"nrf5340", CpuModel::kIss, 3},
       {"rv32im", CpuModel::kIss, 0},
+      {"stm32g0b1", CpuModel::kIss, 2},
+      {"stm32l4r5", CpuModel::kIss, 5},
+      {"stm32u575", CpuModel::kIss, 4},
   };
   std::vector<std::string> covered;
   for (const Case& c : cases) {
@@ -174,6 +182,50 @@ TEST(ConfigDefaults, PresetsWithAnIssDefaultToItAtTheirPartsWaitStates) {
     covered.push_back(c.preset);
   }
   EXPECT_EQ(covered, timing::cpuPresetNames());
+}
+
+// A board preset is its core's timing and coefficients at the part's clock, wait states and flash
+// memory system (configs/README.md, "Board presets").
+TEST(ConfigDefaults, BoardPresetsResolveToTheirPart) {
+  struct Case {
+    std::string board, core;
+    double clock_mhz;
+    uint32_t flash_wait_states;
+    iss::FlashOptions flash;
+    bool own_calibration;  // else the core's coefficients
+  };
+  const std::vector<Case> cases = {
+      {"stm32g0b1", "cortex-m0plus", 64, 2, {8, true, 2, 2, 0, 1, false}, true},
+      {"stm32l4r5", "cortex-m4f", 120, 5, {8, false, 128, 4, 32, 4, false}, false},
+      {"nrf5340", "cortex-m33", 128, 3, {16, false, 512, 2, 0, 1, true}, false},
+      {"stm32u575", "cortex-m33", 160, 4, {16, true, 512, 2, 0, 1, true}, false},
+      {"fe310", "rv32im", 320, 336, {32, false, 512, 2, 0, 1, false}, true},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.board);
+    const HardwareConfig hw = withSets({"cpu.preset=" + c.board});
+    EXPECT_EQ(hw.cpu.model, CpuModel::kIss);
+    EXPECT_EQ(hw.cpu.clock_mhz, c.clock_mhz);
+    EXPECT_EQ(hw.cpu.flash_wait_states, c.flash_wait_states);
+    EXPECT_EQ(hw.cpu.sram_wait_states, 0u);
+    EXPECT_TRUE(hw.cpu.flash == c.flash);
+    const timing::CpuCoefficients core = timing::cpuPreset(c.core, KernelLibrary::kReference);
+    if (c.own_calibration)
+      EXPECT_GT(hw.cpu.coefficients.fc_per_mac, core.fc_per_mac);  // its flash costs more
+    else
+      expectCoefficientsEq(hw.cpu.coefficients, core);
+    // CMSIS-NN's figures are the core's on every board.
+    if (c.core != "rv32im")
+      EXPECT_EQ(
+          withSets({"cpu.preset=" + c.board, "cpu.kernels=cmsis_nn"}).cpu.coefficients.fc_per_mac,
+          timing::cpuPreset(c.core, KernelLibrary::kCmsisNn).fc_per_mac);
+    // Each key can still be given over the board's value.
+    const HardwareConfig given =
+        withSets({"cpu.preset=" + c.board, "cpu.flash_wait_states=1", "cpu.flash.icache_lines=0",
+                  "cpu.flash.data_through_icache=false"});
+    EXPECT_EQ(given.cpu.flash_wait_states, 1u);
+    EXPECT_EQ(given.cpu.flash.icache_lines, 0u);
+  }
 }
 
 TEST(ConfigDefaults, HeliumKernelsPadTheReduction) {

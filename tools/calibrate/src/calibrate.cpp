@@ -367,6 +367,14 @@ std::string calibrationYaml(const Calibration& cal) {
   std::snprintf(line, sizeof line, "  flash_wait_states: %u\n  sram_wait_states: %u\n",
                 cal.cpu.flash_wait_states, cal.cpu.sram_wait_states);
   out += line;
+  const iss::FlashOptions& f = cal.cpu.flash;
+  std::snprintf(line, sizeof line,
+                "  flash:\n    line_bytes: %u\n    prefetch: %s\n    icache_lines: %u\n"
+                "    icache_ways: %u\n    dcache_lines: %u\n    dcache_ways: %u\n"
+                "    data_through_icache: %s\n",
+                f.line_bytes, f.prefetch ? "true" : "false", f.icache_lines, f.icache_ways,
+                f.dcache_lines, f.dcache_ways, f.data_through_icache ? "true" : "false");
+  out += line;
   out += "  coefficients:\n";
   for (const Group& g : groups()) {
     for (const Term& t : g.terms) {

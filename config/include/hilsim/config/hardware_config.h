@@ -7,6 +7,7 @@
 #include <string>
 
 #include "hilsim/base/log.h"
+#include "hilsim/iss/flash.h"
 #include "hilsim/timing/bus_scheduler.h"
 #include "hilsim/timing/core_timing.h"
 #include "hilsim/timing/cpu_cost_model.h"
@@ -71,6 +72,7 @@ struct CpuConfig {
   std::string model_note;
   uint32_t flash_wait_states = 0;  // default: the preset's typical part
   uint32_t sram_wait_states = 0;
+  iss::FlashOptions flash;  // default: the preset's typical part
   WeightMemory weight_memory = WeightMemory::kFlash;
   FirmwareOpt firmware_opt = FirmwareOpt::kO2;  // which firmware image the ISS runs
   uint32_t driver_job_cycles = 8000;            // software cost of one accelerator job

@@ -19,10 +19,10 @@
 
 namespace hilsim::firmware {
 
-// The instruction-set simulator's options for the configured host CPU: the core of cpu.preset and
-// the memories' wait states. The one place the configuration becomes iss::CpuOptions, for every
-// user of the ISS (the simulation, the planner's driver probe, `cpu-run`, `calibrate`). Throws
-// ConfigError for a preset without an instruction-set simulator.
+// The instruction-set simulator's options for the configured host CPU: the core of cpu.preset, the
+// memories' wait states and the flash memory system (cpu.flash.*). The one place the configuration
+// becomes iss::CpuOptions, for every user of the ISS (the simulation, the planner's driver probe,
+// `cpu-run`, `calibrate`). Throws ConfigError for a preset without an instruction-set simulator.
 iss::CpuOptions hostCpuOptions(const config::CpuConfig& cpu);
 
 class HostMcu final : public rt::CpuTarget {
@@ -43,6 +43,7 @@ class HostMcu final : public rt::CpuTarget {
   void mapModel(const uint8_t* base, size_t bytes) override;
   uint32_t address(const void* host) const override;
   uint64_t run(uint32_t kernel_id, const uint32_t* words, size_t count) override;
+  std::optional<rt::FlashCounts> flashCounts() const override;
 
   // Instructions the kernels executed so far.
   uint64_t kernelInstructions() const { return kernel_instructions_; }

@@ -8,16 +8,17 @@
 
 namespace hilsim::firmware {
 
-// The instruction-set simulator presets that have an image.
+// The presets that have an image of their own: the core presets of the ISS (a board preset runs
+// its core's image).
 const std::vector<std::string>& presets();
 
 // The directory holding the images.
 std::string imageDir();
 
-// The image of `preset` built at optimization level `opt` (cpu.firmware_opt: "O2", the file
-// <preset>.elf, or "Os", <preset>-Os.elf). Throws ConfigError for a preset without an image or
-// another level, and InputError when the file is missing (the build makes it; HILSIM_FIRMWARE=OFF
-// builds none).
+// The image of `preset` (for a board preset, its core's) built at optimization level `opt`
+// (cpu.firmware_opt: "O2", the file <core preset>.elf, or "Os", <core preset>-Os.elf). Throws
+// ConfigError for a preset without an image or another level, and InputError when the file is
+// missing (the build makes it; HILSIM_FIRMWARE=OFF builds none).
 std::string imagePath(const std::string& preset, const std::string& opt = "O2");
 
 }  // namespace hilsim::firmware

@@ -2,14 +2,16 @@
 // The CPU cores the ISS executes, keyed by hilsim's CPU preset names: the one table of which
 // presets have an instruction-set simulator (the configuration's cpu.model default, the firmware
 // images, `cpu-run` and `calibrate` all ask it), with the Unicorn engine configuration of each and
-// the memory wait states of the preset's typical part, the defaults of cpu.flash_wait_states and
-// cpu.sram_wait_states (iss/README.md names the parts). Needs no Unicorn at run time: the
-// configuration links it alone (hilsim_iss_cores).
+// the memory wait states and flash memory system of the preset's typical part, the defaults of
+// cpu.flash_wait_states, cpu.sram_wait_states and cpu.flash.* (iss/README.md names the parts).
+// Needs no Unicorn at run time: the configuration links it alone (hilsim_iss_cores).
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "hilsim/iss/flash.h"
 
 namespace hilsim::iss {
 
@@ -33,12 +35,20 @@ struct CoreInfo {
   // Wait states of the typical part's flash and SRAM at the preset's clock, in core cycles.
   uint32_t flash_wait_states = 0;
   uint32_t sram_wait_states = 0;
+  // The typical part's flash memory system (iss/README.md, "Flash memory system").
+  FlashOptions flash;
 };
 
+// The row of a CPU preset with an ISS: a core preset (cortex-m4f) or a board preset (stm32l4r5:
+// its core's row with the board's name and memories); nullptr for presets without an ISS.
+const CoreInfo* presetInfo(const std::string& preset);
 // The core of a CPU preset; nullopt for presets without an ISS (e.g. cortex-m7, cortex-m55).
 std::optional<Core> coreForPreset(const std::string& preset);
+// The row of a core's own preset (cortex-m4f for Core::kCortexM4F).
 const CoreInfo& coreInfo(Core core);
-// The preset names that have an ISS, in a stable order.
+// The preset names that have an ISS (core presets, then board presets), in a stable order.
 std::vector<std::string> issPresetNames();
+// The core presets only: one per core, each with a firmware image that its board presets share.
+std::vector<std::string> corePresetNames();
 
 }  // namespace hilsim::iss

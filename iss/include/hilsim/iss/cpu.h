@@ -21,6 +21,7 @@
 
 #include "hilsim/iss/core_model.h"
 #include "hilsim/iss/elf.h"
+#include "hilsim/iss/flash.h"
 
 namespace hilsim::iss {
 
@@ -45,6 +46,8 @@ struct CpuOptions {
   // Wait states in core cycles (cpu.flash_wait_states, cpu.sram_wait_states).
   uint32_t flash_wait_states = 0;
   uint32_t sram_wait_states = 0;
+  // The flash memory system in front of the flash (cpu.flash.*): hides wait states on hits.
+  FlashOptions flash;
   // The most instructions one call may execute (across its resumes) before it is stopped as a
   // runaway fault; 0 means no limit.
   uint64_t max_instructions = 0;
@@ -52,7 +55,8 @@ struct CpuOptions {
   // Every field: options that compare equal time the same program the same.
   bool operator==(const CpuOptions& o) const {
     return core == o.core && flash_wait_states == o.flash_wait_states &&
-           sram_wait_states == o.sram_wait_states && max_instructions == o.max_instructions;
+           sram_wait_states == o.sram_wait_states && flash == o.flash &&
+           max_instructions == o.max_instructions;
   }
 };
 
@@ -146,6 +150,8 @@ class Cpu {
   // Monotonic totals since construction.
   uint64_t cycles() const;
   uint64_t instructions() const;
+  // What the flash memory system did since construction.
+  const FlashStats& flashStats() const;
 
  private:
   struct Impl;

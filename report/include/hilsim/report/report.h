@@ -74,6 +74,8 @@ struct RunReport {
   MemoryFootprint memory;
   // Instructions the host MCU's instruction-set simulator executed (cpu.model iss).
   std::optional<uint64_t> iss_instructions;
+  // What the host MCU's flash memory system did over the run (cpu.model iss).
+  std::optional<rt::FlashCounts> flash;
   std::vector<std::string> notes;  // one-time messages (e.g. planned in memory)
   // Accelerator jobs that failed; each such layer was computed on the CPU instead.
   std::vector<std::string> failures;

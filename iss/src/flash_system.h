@@ -1,0 +1,249 @@
+#pragma once
+// The flash memory system's state: the line the fetch last read, the prefetched line, and the
+// instruction and data caches (iss/README.md, "Flash memory system"). Private to the library.
+//
+// Instruction fetches are checked a block at a time: each block knows the lines it spans, and a
+// block all of whose lines hit is marked with its caches' epochs, and the sets it relies on are
+// pinned; running it again before a line fills a pinned set costs a comparison or two.
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "block_timing.h"
+#include "hilsim/iss/flash.h"
+
+namespace hilsim::iss {
+
+// A set-associative cache of flash lines, least recently used replacement.
+class LineCache {
+ public:
+  LineCache() = default;
+  LineCache(uint32_t lines, uint32_t ways)
+      : ways_(ways),
+        set_mask_(lines == 0 ? 0 : lines / ways - 1),
+        tags_(lines, kEmpty),
+        stamps_(lines, 0),
+        pairs_(ways == 2 ? lines / 2 : 0, kEmptyPair),
+        pins_(lines == 0 ? 0 : lines / ways, kUnpinned) {}
+
+  bool enabled() const { return !tags_.empty(); }
+
+  // True on a hit; on a miss the line replaces the set's least recently used one, and a set
+  // pinned at `epoch` (a marked block relies on a line in it) advances the epoch.
+  bool access(uint32_t line, uint64_t& epoch) {
+    const bool hit = lookup(line);
+    if (!hit && pins_[line & set_mask_] == epoch) ++epoch;
+    return hit;
+  }
+
+  // Marks the set of `line` as one that blocks marked at `epoch` rely on.
+  void pin(uint32_t line, uint64_t epoch) { pins_[line & set_mask_] = epoch; }
+
+  // True on a hit; on a miss the line replaces the set's least recently used one.
+  bool lookup(uint32_t line) {
+    if (ways_ == 2) {
+      // The common case: each set is one word, the most recently used line in its upper half,
+      // so that a check is one load and one store, without branches (whether a line hits is as
+      // hard to predict for the host as it is for the part).
+      uint64_t& set = pairs_[line & set_mask_];
+      const uint64_t pair = set;
+      const uint32_t mru = uint32_t(pair >> 32), lru = uint32_t(pair);
+      const bool hit = mru == line || lru == line;
+      set = uint64_t(line) << 32 | (mru == line ? lru : mru);
+      return hit;
+    }
+    const uint32_t first = (line & set_mask_) * ways_;
+    uint32_t victim = first;
+    ++clock_;
+    for (uint32_t w = first; w < first + ways_; ++w) {
+      if (tags_[w] == line) {
+        stamps_[w] = clock_;
+        return true;
+      }
+      if (stamps_[w] < stamps_[victim]) victim = w;
+    }
+    tags_[victim] = line;
+    stamps_[victim] = clock_;
+    return false;
+  }
+
+  // True when the line is held, without counting as a use.
+  bool contains(uint32_t line) const {
+    if (tags_.empty()) return false;
+    if (ways_ == 2) {
+      const uint64_t pair = pairs_[line & set_mask_];
+      return uint32_t(pair >> 32) == line || uint32_t(pair) == line;
+    }
+    const uint32_t first = (line & set_mask_) * ways_;
+    for (uint32_t w = first; w < first + ways_; ++w)
+      if (tags_[w] == line) return true;
+    return false;
+  }
+
+  void clear() {
+    std::fill(tags_.begin(), tags_.end(), kEmpty);
+    std::fill(stamps_.begin(), stamps_.end(), 0);
+    std::fill(pairs_.begin(), pairs_.end(), kEmptyPair);
+    std::fill(pins_.begin(), pins_.end(), kUnpinned);
+  }
+
+ private:
+  static constexpr uint32_t kEmpty = 0xFFFF'FFFF;
+  static constexpr uint64_t kEmptyPair = ~uint64_t{0};
+  static constexpr uint64_t kUnpinned = ~uint64_t{0};
+  uint32_t ways_ = 1;
+  uint32_t set_mask_ = 0;
+  std::vector<uint32_t> tags_;
+  std::vector<uint64_t> stamps_;  // last use of each way (more than 2 ways)
+  std::vector<uint64_t> pairs_;   // 2 ways: each set's lines, most recently used first
+  std::vector<uint64_t> pins_;    // per set: the epoch at which a marked block relied on it
+  uint64_t clock_ = 0;
+};
+
+class FlashSystem {
+ public:
+  FlashSystem(const FlashOptions& o, uint32_t wait_states, uint32_t sram_wait_states)
+      : options_(o),
+        wait_states_(wait_states),
+        sram_wait_states_(sram_wait_states),
+        shift_(uint32_t(__builtin_ctz(o.line_bytes))),
+        icache_(o.icache_lines, o.icache_ways),
+        dcache_(o.dcache_lines, o.dcache_ways),
+        data_cache_(o.data_through_icache ? &icache_ : (o.dcache_lines > 0 ? &dcache_ : nullptr)) {}
+
+  const FlashOptions& options() const { return options_; }
+  uint32_t lineOf(uint32_t address) const { return address >> shift_; }
+  const FlashStats& stats() const { return stats_; }
+
+  // The wait cycles of fetching block `b` (its lines and its literal loads); `sequential`: the
+  // block follows the previous one without a branch.
+  uint32_t blockCycles(const BlockTiming& b, bool sequential) {
+    if (b.flash_epoch == ifills_ && (b.literal_count == 0 || b.flash_data_epoch == dfills_)) {
+      // The block's first line hit the cache when it last ran, its other lines came from the
+      // prefetch or hit too, and no line filled a set it relies on since: the same again.
+      const uint32_t rest = b.fetch_lines - 1;
+      stats_.icache_hits += 1 + (options_.prefetch ? 0 : rest);
+      stats_.line_reads += options_.prefetch ? rest : 0;
+      fetch_line_ = b.fetch_first_line + rest;
+      if (b.literal_count == 0) return 0;
+      countDataHits(b.literal_count);
+      return data_cache_ == nullptr ? b.literal_count * wait_states_ : 0;  // uncached literals wait
+    }
+    return checkBlock(b, sequential);
+  }
+
+  // A data load of model flash: its wait cycles beyond the SRAM access its block charged.
+  int64_t modelLoadCycles(uint32_t address) {
+    const uint32_t line = address >> shift_;
+    if (line == data_line_ && data_cache_ != nullptr) {
+      countDataHits(1);
+      return -int64_t(sram_wait_states_);
+    }
+    data_line_ = line;
+    return int64_t(data(line)) - int64_t(sram_wait_states_);
+  }
+
+  // Code was loaded anew: the caches hold none of it.
+  void invalidate() {
+    icache_.clear();
+    dcache_.clear();
+    ++ifills_;
+    ++dfills_;
+    fetch_line_ = data_line_ = kNoLine;
+  }
+
+ private:
+  static constexpr uint32_t kNoLine = 0xFFFF'FFFF;
+
+  // The block's lines one by one (kept out of line, so that the common case stays small).
+  __attribute__((noinline)) uint32_t checkBlock(const BlockTiming& b, bool sequential) {
+    const uint64_t misses = stats_.icache_misses + stats_.dcache_misses;
+    uint32_t wait = 0;
+    bool first_in_cache = false;
+    for (uint32_t k = 0; k < b.fetch_lines; ++k)
+      wait +=
+          fetch(b.fetch_first_line + k, sequential || k > 0, k == 0 ? &first_in_cache : nullptr);
+    for (uint32_t line : b.literal_lines) wait += data(line);
+    if (first_in_cache && stats_.icache_misses + stats_.dcache_misses == misses) {
+      // Every line hit: mark the block, and pin the sets it relies on, so that a fill into one
+      // of them (and only that) ends the mark.
+      icache_.pin(b.fetch_first_line, ifills_);
+      if (!options_.prefetch)
+        for (uint32_t k = 1; k < b.fetch_lines; ++k) icache_.pin(b.fetch_first_line + k, ifills_);
+      if (data_cache_ != nullptr)
+        for (uint32_t line : b.literal_lines)
+          data_cache_->pin(line, data_cache_ == &icache_ ? ifills_ : dfills_);
+      b.flash_epoch = ifills_;
+      b.flash_data_epoch = dfills_;
+    }
+    return wait;
+  }
+
+  void countDataHits(uint32_t n) {
+    if (data_cache_ == nullptr) {  // every literal load reads the flash
+      stats_.line_reads += n;
+      return;
+    }
+    (data_cache_ == &icache_ ? stats_.icache_hits : stats_.dcache_hits) += n;
+  }
+
+  // One instruction line, as ST's ART serves it: the line just read when execution continues in
+  // it, the prefetch buffer's line, a hit in the instruction cache, or a read that waits (and is
+  // copied into the cache). Lines served by the prefetch buffer are not copied into the cache.
+  uint32_t fetch(uint32_t line, bool continuing, bool* in_cache) {
+    const uint32_t previous = fetch_line_;
+    fetch_line_ = line;
+    // A first line served without the cache may still be in it: the block then hits however it
+    // is entered.
+    if (continuing && line == previous) {
+      if (in_cache) *in_cache = icache_.contains(line);
+      return 0;
+    }
+    if (options_.prefetch && previous != kNoLine && line == previous + 1) {
+      ++stats_.line_reads;  // read ahead while the previous line executed
+      if (in_cache) *in_cache = icache_.contains(line);
+      return 0;
+    }
+    if (icache_.enabled()) {
+      if (icache_.access(line, ifills_)) {
+        ++stats_.icache_hits;
+        if (in_cache) *in_cache = true;
+        return 0;
+      }
+      ++stats_.icache_misses;
+    }
+    ++stats_.line_reads;
+    return wait_states_;
+  }
+
+  // One data line: a cache hit, or a read that waits.
+  uint32_t data(uint32_t line) {
+    if (data_cache_ != nullptr) {
+      const bool through_icache = data_cache_ == &icache_;
+      if (data_cache_->access(line, through_icache ? ifills_ : dfills_)) {
+        ++(through_icache ? stats_.icache_hits : stats_.dcache_hits);
+        return 0;
+      }
+      ++(through_icache ? stats_.icache_misses : stats_.dcache_misses);
+    }
+    ++stats_.line_reads;
+    return wait_states_;
+  }
+
+  FlashOptions options_;
+  uint32_t wait_states_;
+  uint32_t sram_wait_states_;
+  uint32_t shift_;
+  LineCache icache_, dcache_;
+  LineCache* data_cache_;
+  // Epochs of the blocks' marks, per cache: they advance when a line fills a set that a marked
+  // block relies on (a pinned set), or when the caches are emptied.
+  uint64_t ifills_ = 0;
+  uint64_t dfills_ = 0;
+  uint32_t fetch_line_ = kNoLine;
+  uint32_t data_line_ = kNoLine;
+  FlashStats stats_;
+};
+
+}  // namespace hilsim::iss
