@@ -294,11 +294,15 @@ std::vector<KeySpec> buildTable() {
                         "Where layer weights live; sets cpu.coefficients.weight_memory_factor to "
                         "1.0, 0.6 or 2.5."));
   t.push_back(intKey(HILSIM_FIELD(cpu.driver_job_cycles), kCpuCycles, IntRule{{{0, 10'000'000}}},
-                     "Driver software cost of one accelerator job."));
+                     "Driver software cost of one accelerator job (cpu.model cost).",
+                     "the preset's executed driver"));
   t.push_back(intKey(HILSIM_FIELD(cpu.driver_reg_cycles), kCpuCycles, kUpTo100k,
-                     "Driver software cost per register access, on top of the bus trip."));
+                     "Driver software cost per register access, on top of the bus trip "
+                     "(cpu.model cost).",
+                     "the preset's executed driver"));
   t.push_back(intKey(HILSIM_FIELD(cpu.irq_handler_cycles), kCpuCycles, kUpTo1M,
-                     "Interrupt handler cost per accelerator interrupt."));
+                     "Interrupt handler cost per accelerator interrupt (cpu.model cost).",
+                     "the preset's executed driver"));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.fc_per_mac), "cycles/MAC", 0, kUnbounded,
                        "Int8 FULLY_CONNECTED, per MAC (K padded to reduction_multiple).", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.fc_per_output), "cycles/output", 0, kUnbounded,

@@ -75,10 +75,7 @@ void resolveCpuModel(const RawConfig& raw, const HardwareConfig& given_values, H
     hw.cpu.flash_wait_states = iss::coreInfo(*core).flash_wait_states;
     hw.cpu.sram_wait_states = iss::coreInfo(*core).sram_wait_states;
   }
-  // The default preset (documented as cost in default.yaml) runs without the note.
-  const bool default_core =
-      cpu.preset == CpuConfig{}.preset && cpu.kernels == timing::KernelLibrary::kReference;
-  if (!raw.cpu.model.value && !iss_possible && !default_core)
+  if (!raw.cpu.model.value && !iss_possible)
     hw.cpu.model_note =
         std::string("note: cpu.model is cost: ") +
         (has_iss ? "the instruction-set simulator runs the reference kernels only, and "
@@ -134,6 +131,10 @@ HardwareConfig resolve(const RawConfig& raw) {
   hw.cpu.clock_mhz = timing::cpuPresetClockMhz(given_values.cpu.preset);
   hw.cpu.coefficients = presetCoefficients(raw, given_values);
   hw.cpu.coefficients.weight_memory_factor = weightMemoryFactor(given_values.cpu.weight_memory);
+  const timing::CpuDriverCycles driver = timing::cpuPresetDriver(given_values.cpu.preset);
+  hw.cpu.driver_job_cycles = driver.job_cycles;
+  hw.cpu.driver_reg_cycles = driver.reg_cycles;
+  hw.cpu.irq_handler_cycles = driver.irq_handler_cycles;
   resolveCpuModel(raw, given_values, hw);
   applyGiven(raw, hw);
 
