@@ -71,10 +71,9 @@ void resolveCpuModel(const RawConfig& raw, const HardwareConfig& given_values, H
   const bool has_iss = core.has_value();
   const bool iss_possible = has_iss && cpu.kernels == timing::KernelLibrary::kReference;
   hw.cpu.model = iss_possible ? CpuModel::kIss : CpuModel::kCost;
-  if (core) {
-    hw.cpu.flash_wait_states = iss::coreInfo(*core).flash_wait_states;
-    hw.cpu.sram_wait_states = iss::coreInfo(*core).sram_wait_states;
-  }
+  // A preset without a timing table has no typical part's wait states: 0 (they apply to iss only).
+  hw.cpu.flash_wait_states = core ? iss::coreInfo(*core).flash_wait_states : 0;
+  hw.cpu.sram_wait_states = core ? iss::coreInfo(*core).sram_wait_states : 0;
   if (!raw.cpu.model.value && !iss_possible)
     hw.cpu.model_note =
         std::string("note: cpu.model is cost: ") +
