@@ -328,11 +328,15 @@ std::vector<KeySpec> buildTable() {
                         "Optimization level of the firmware image the ISS runs (cpu.model iss): "
                         "-O2 as TensorFlow Lite Micro's Makefile builds its kernels, or -Os."));
   t.push_back(intKey(HILSIM_FIELD(cpu.driver_job_cycles), kCpuCycles, IntRule{{{0, 10'000'000}}},
-                     "Driver software cost of one accelerator job."));
+                     "Driver software cost of one accelerator job (cpu.model cost).",
+                     "the preset's executed driver"));
   t.push_back(intKey(HILSIM_FIELD(cpu.driver_reg_cycles), kCpuCycles, kUpTo100k,
-                     "Driver software cost per register access, on top of the bus trip."));
+                     "Driver software cost per register access, on top of the bus trip "
+                     "(cpu.model cost).",
+                     "the preset's executed driver"));
   t.push_back(intKey(HILSIM_FIELD(cpu.irq_handler_cycles), kCpuCycles, kUpTo1M,
-                     "Interrupt handler cost per accelerator interrupt."));
+                     "Interrupt handler cost per accelerator interrupt (cpu.model cost).",
+                     "the preset's executed driver"));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.fc_per_mac), "cycles/MAC", 0, kUnbounded,
                        "Int8 FULLY_CONNECTED, per MAC (K padded to reduction_multiple).", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.fc_per_output), "cycles/output", 0, kUnbounded,

@@ -71,15 +71,13 @@ void resolveCpuModel(const RawConfig& raw, const HardwareConfig& given_values, H
   const bool has_iss = core.has_value();
   const bool iss_possible = has_iss && cpu.kernels == timing::KernelLibrary::kReference;
   hw.cpu.model = iss_possible ? CpuModel::kIss : CpuModel::kCost;
-  if (const iss::CoreInfo* info = iss::presetInfo(cpu.preset)) {
-    hw.cpu.flash_wait_states = info->flash_wait_states;
-    hw.cpu.sram_wait_states = info->sram_wait_states;
-    hw.cpu.flash = info->flash;
-  }
-  // The default preset (documented as cost in default.yaml) runs without the note.
-  const bool default_core =
-      cpu.preset == CpuConfig{}.preset && cpu.kernels == timing::KernelLibrary::kReference;
-  if (!raw.cpu.model.value && !iss_possible && !default_core)
+  // A preset without a timing table has no typical part's memories: 0 wait states, no flash
+  // memory system (they apply to iss only).
+  const iss::CoreInfo* info = iss::presetInfo(cpu.preset);
+  hw.cpu.flash_wait_states = info ? info->flash_wait_states : 0;
+  hw.cpu.sram_wait_states = info ? info->sram_wait_states : 0;
+  hw.cpu.flash = info ? info->flash : iss::FlashOptions{};
+  if (!raw.cpu.model.value && !iss_possible)
     hw.cpu.model_note =
         std::string("note: cpu.model is cost: ") +
         (has_iss ? "the instruction-set simulator runs the reference kernels only, and "
@@ -165,6 +163,10 @@ HardwareConfig resolve(const RawConfig& raw) {
   hw.cpu.clock_mhz = timing::cpuPresetClockMhz(given_values.cpu.preset);
   hw.cpu.coefficients = presetCoefficients(raw, given_values);
   hw.cpu.coefficients.weight_memory_factor = weightMemoryFactor(given_values.cpu.weight_memory);
+  const timing::CpuDriverCycles driver = timing::cpuPresetDriver(given_values.cpu.preset);
+  hw.cpu.driver_job_cycles = driver.job_cycles;
+  hw.cpu.driver_reg_cycles = driver.reg_cycles;
+  hw.cpu.irq_handler_cycles = driver.irq_handler_cycles;
   resolveCpuModel(raw, given_values, hw);
   applyGiven(raw, hw);
 

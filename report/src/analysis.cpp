@@ -138,8 +138,9 @@ IdleCores idleCores(const rt::LayerRecord& r, const config::HardwareConfig& conf
     const uint64_t groups = (uint64_t{r.gemm->n} + g - 1) / g;
     idle.why = std::to_string(r.gemm->n) + " output feature" + (r.gemm->n == 1 ? "" : "s");
     if (g > 1)
-      idle.why += " make " + std::to_string(groups) + " tile" + (groups == 1 ? "" : "s") +
-                  " of the array's " + std::to_string(g) + " columns";
+      idle.why += std::string(r.gemm->n == 1 ? " makes " : " make ") + std::to_string(groups) +
+                  " tile" + (groups == 1 ? "" : "s") + " of the array's " + std::to_string(g) +
+                  " columns";
     idle.why += ", fewer than the " + std::to_string(num_cores) + " cores";
   }
   return idle;

@@ -13,6 +13,16 @@
 namespace hilsim::rt {
 namespace {
 
+// Why a layer no accelerated kernel claimed ran on the CPU: the operator has none, or the run
+// chose the reference kernels (mode ref).
+std::string referenceReason(tflite::BuiltinOperator op) {
+  using tflite::BuiltinOperator;
+  if (op == BuiltinOperator::FULLY_CONNECTED || op == BuiltinOperator::CONV_2D ||
+      op == BuiltinOperator::DEPTHWISE_CONV_2D)
+    return "mode ref: reference kernel";
+  return std::string("no accelerated kernel for ") + opName(op);
+}
+
 QuantParams readQuant(const tflite::Tensor& t) {
   QuantParams q;
   if (const tflite::QuantizationParameters* p = t.quantization()) {
@@ -408,7 +418,7 @@ void Interpreter::invoke() {
       if (ctx.ranOnTarget() || used.line_reads + used.icache_hits + used.dcache_hits != 0)
         rec.flash = used;
     }
-    if (rec.reason.empty()) rec.reason = "reference kernel";
+    if (rec.reason.empty()) rec.reason = referenceReason(rec.op);
     rec.cycles = rec.path_cycles.value_or(clock_->now() - rec.start_cycle);
     if (options_.profiler) options_.profiler->endLayer(rec);
   }

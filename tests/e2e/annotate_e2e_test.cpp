@@ -218,7 +218,19 @@ TEST(BreakEven, TinyLayersLoseLargeLayersWin) {
 class PlanCpu : public ::testing::Test {
  protected:
   void SetUp() override {
-    expectOk(runHilsim({"annotate", "--model", golden_.model, "--out", model_, "--quiet"}));
+    std::vector<std::string> args = {"annotate", "--model", golden_.model,
+                                     "--out",    model_,    "--quiet"};
+    args.insert(args.end(), costly_.begin(), costly_.end());
+    expectOk(runHilsim(args));
+  }
+  // A Cortex-M55 under the cost model with a costly driver: hello_world's layers do not pay.
+  const std::vector<std::string> costly_ = {"--set", "cpu.preset=cortex-m55",
+                                            "--set", "cpu.model=cost",
+                                            "--set", "cpu.driver_job_cycles=8000"};
+  std::vector<std::string> costlyAnd(std::vector<std::string> more) const {
+    std::vector<std::string> out = costly_;
+    out.insert(out.end(), more.begin(), more.end());
+    return out;
   }
   // Runs `model` in auto mode with `extra` settings, writing out_ and report_.
   RunOutcome run(const std::string& model, std::vector<std::string> extra) {
@@ -247,14 +259,17 @@ class PlanCpu : public ::testing::Test {
               report_ = dir_ + "/report.json";
 };
 
-// hello_world annotated for the default CPU keeps its layers on it (below break-even); on the
+// hello_world annotated for a costly driver keeps its layers on the CPU (below break-even); on the
 // Cortex-M4F the same plan is re-planned and the layers offload, as a model annotated for the
 // M4F does.
 TEST_F(PlanCpu, PlanForAnotherCpuIsReplannedWithOneWarning) {
-  const RunOutcome same = run(model_, {});
+  const RunOutcome same = run(model_, costly_);
   expectOk(same);
   EXPECT_EQ(same.err, "");
-  for (const std::string& r : reasons()) EXPECT_EQ(r.rfind("ref: annotated: below", 0), 0u) << r;
+  for (const std::string& r : reasons()) {
+    EXPECT_EQ(r.rfind("ref: keep on CPU (below break-even: ", 0), 0u) << r;
+    EXPECT_NE(r.find("), as annotated"), std::string::npos) << r;
+  }
 
   const RunOutcome other = run(model_, {"--set", "cpu.preset=cortex-m4f"});
   expectOk(other);
@@ -269,8 +284,10 @@ TEST_F(PlanCpu, PlanForAnotherCpuIsReplannedWithOneWarning) {
   EXPECT_EQ(readFile(out_), readFile(golden_.vectors[0].expected));
   const std::vector<std::string> replanned = reasons();
   ASSERT_EQ(replanned.size(), 3u);
-  for (const std::string& r : replanned)
-    EXPECT_EQ(r.rfind("accel: re-planned: offload pays", 0), 0u) << r;
+  for (const std::string& r : replanned) {
+    EXPECT_EQ(r.rfind("accel: offload (pays: ", 0), 0u) << r;
+    EXPECT_NE(r.find("), re-planned for this hardware"), std::string::npos) << r;
+  }
 
   // Annotated for the M4F, the plans are used as they are, with the same decisions.
   const std::string m4f = dir_ + "/m4f.tflite";
@@ -279,14 +296,16 @@ TEST_F(PlanCpu, PlanForAnotherCpuIsReplannedWithOneWarning) {
   const RunOutcome annotated = run(m4f, {"--set", "cpu.preset=cortex-m4f"});
   expectOk(annotated);
   EXPECT_EQ(annotated.err, "");
-  for (const std::string& r : reasons())
-    EXPECT_EQ(r.rfind("accel: annotated: offload pays", 0), 0u) << r;
+  for (const std::string& r : reasons()) {
+    EXPECT_EQ(r.rfind("accel: offload (pays: ", 0), 0u) << r;
+    EXPECT_NE(r.find("), as annotated"), std::string::npos) << r;
+  }
 }
 
 // Settings the CPU record does not name but the decision rests on (a cost coefficient) are
 // caught by the recorded predictions.
 TEST_F(PlanCpu, OtherCostFiguresAreReplannedWithOneWarning) {
-  const RunOutcome r = run(model_, {"--set", "cpu.coefficients.fc_per_mac=40"});
+  const RunOutcome r = run(model_, costlyAnd({"--set", "cpu.coefficients.fc_per_mac=40"}));
   expectOk(r);
   EXPECT_EQ(lines(r.err), 1u) << r.err;
   EXPECT_EQ(r.err.rfind("hilsim: warning: chunk plans in the model were made under other cost or "
@@ -318,7 +337,7 @@ TEST_F(PlanCpu, PlanWithoutCpuRecordIsReplannedWithOneWarning) {
   tflite::FinishModelBuffer(b, tflite::Model::Pack(b, m.get()));
   const std::string old = dir_ + "/old.tflite";
   writeFile(old, {b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize()});
-  const RunOutcome r = run(old, {});
+  const RunOutcome r = run(old, costly_);
   expectOk(r);
   EXPECT_EQ(lines(r.err), 1u) << r.err;
   EXPECT_EQ(r.err.rfind("hilsim: warning: chunk plans in the model were made for a CPU they do "
@@ -327,7 +346,7 @@ TEST_F(PlanCpu, PlanWithoutCpuRecordIsReplannedWithOneWarning) {
             0u)
       << r.err;
   for (const std::string& reason : reasons())
-    EXPECT_EQ(reason.rfind("ref: re-planned: below break-even", 0), 0u) << reason;
+    EXPECT_EQ(reason.rfind("ref: keep on CPU (below break-even: ", 0), 0u) << reason;
 }
 
 }  // namespace

@@ -258,12 +258,13 @@ TEST(ConvScaleSim, OneCoreHoldingTheLayerComputesForScaleSimsFigurePlusOne) {
       for (const auto& [rows, cols] : {std::pair{16, 16}, std::pair{8, 8}, std::pair{4, 32}}) {
         SCOPED_TRACE(c.name + " " + dataflow + " " + std::to_string(rows) + "x" +
                      std::to_string(cols));
-        const Ran r = run(
-            model, dir + "/in.bin", dir,
-            {"--config", preset("m1"), "--mode", "accel", "--set", "accel.core.sram_bytes=16777216",
-             "--set", std::string("accel.core.dataflow=") + dataflow, "--set",
-             "accel.core.array_rows=" + std::to_string(rows), "--set",
-             "accel.core.array_cols=" + std::to_string(cols)});
+        const Ran r = run(model, dir + "/in.bin", dir,
+                          // The host at the accelerator's clock: its cycles are the accelerator's.
+                          {"--config", preset("m1"), "--mode", "accel", "--set",
+                           "cpu.clock_mhz=400", "--set", "accel.core.sram_bytes=16777216", "--set",
+                           std::string("accel.core.dataflow=") + dataflow, "--set",
+                           "accel.core.array_rows=" + std::to_string(rows), "--set",
+                           "accel.core.array_cols=" + std::to_string(cols)});
         ASSERT_FALSE(r.report.is_null());
         const JsonDoc l = r.report.at("layers")[0];
         EXPECT_EQ(l.at("shape").at("m").get<uint64_t>(), m);

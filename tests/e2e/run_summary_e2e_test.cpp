@@ -124,12 +124,19 @@ TEST_F(RunSummary, ReasonSaysThePredictionHasTheWeightsInPlaceAndNamesTheUpload)
 TEST_F(RunSummary, TableFitsOneHundredSixtyColumnsAndWidePrintsReasonsWhole) {
   const std::string m = model("16,16,1");
   const std::string report = dir_ + "/r.json";
-  const RunOutcome narrow = runHilsim({"run", "--model", m, "--report", report});
+  const std::vector<std::string> cost = {"--set", "cpu.preset=cortex-m55", "--set",
+                                         "cpu.model=cost"};
+  std::vector<std::string> args = {"run", "--model", m, "--report", report};
+  args.insert(args.end(), cost.begin(), cost.end());
+  const RunOutcome narrow = runHilsim(args);
   ASSERT_EQ(narrow.exit_code, 0) << narrow.err;
-  const RunOutcome wide = runHilsim({"run", "--model", m, "--wide"});
+  args = {"run", "--model", m, "--wide"};
+  args.insert(args.end(), cost.begin(), cost.end());
+  const RunOutcome wide = runHilsim(args);
   ASSERT_EQ(wide.exit_code, 0) << wide.err;
   std::vector<std::string> reasons;
   const JsonDoc doc = readJsonFile(report);
+  EXPECT_EQ(doc.at("simulation").at("cpu_model").get<std::string>(), "cost");
   for (const JsonDoc& layer : doc.at("layers"))
     reasons.push_back(layer.at("reason").get<std::string>());
   ASSERT_EQ(reasons.size(), 2u);
@@ -159,11 +166,18 @@ TEST_F(RunSummary, TableFitsOneHundredSixtyColumnsAndWidePrintsReasonsWhole) {
     EXPECT_EQ(wide_rows[i].substr(wide_rows[i].rfind("x  ") + 3), reasons[i]);
   }
   EXPECT_TRUE(cut) << narrow.out;
-  EXPECT_NE(
-      narrow.out.find("\nCPU cycles from the cost model (cortex-m55 coefficients, driver 8000 "
-                      "cycles per job)\n"),
-      std::string::npos)
+  EXPECT_NE(narrow.out.find("\nCPU cycles from the cost model (cortex-m55 coefficients, driver 35 "
+                            "cycles per job)\n"),
+            std::string::npos)
       << narrow.out;
+  // The embedded defaults execute the CPU side on the ISS, and say so.
+  const RunOutcome defaults = runHilsim({"run", "--model", m, "--report", report});
+  ASSERT_EQ(defaults.exit_code, 0) << defaults.err;
+  EXPECT_EQ(readJsonFile(report).at("simulation").at("cpu_model").get<std::string>(), "iss");
+  EXPECT_NE(defaults.out.find("  cpu cortex-m4f @ 120 MHz  "), std::string::npos) << defaults.out;
+  EXPECT_NE(defaults.out.find("\nCPU cycles executed on the ISS, flash 5 / SRAM 0 wait states\n"),
+            std::string::npos)
+      << defaults.out;
   const RunOutcome iss = runHilsim(
       {"run", "--model", m, "--set", "cpu.preset=cortex-m4f", "--set", "cpu.flash_wait_states=3"});
   ASSERT_EQ(iss.exit_code, 0) << iss.err;

@@ -243,8 +243,10 @@ TEST(Sweep, BadSpecsNameFileAndLine) {
 
 TEST(Crossover, BreakEvenSeparatesLosingFromWinningSizes) {
   const std::string dir = makeTempDir("crossover");
-  const RunOutcome r = runHilsim(
-      {"crossover", "--config", std::string(HILSIM_SOURCE_DIR) + "/configs/m4.yaml", "--out", dir});
+  // A driver this costly moves every family's break-even above its smallest size.
+  const RunOutcome r =
+      runHilsim({"crossover", "--config", std::string(HILSIM_SOURCE_DIR) + "/configs/m4.yaml",
+                 "--set", "cpu.model=cost", "--set", "cpu.driver_job_cycles=8000", "--out", dir});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string be = text(dir + "/break_even.csv");
   EXPECT_EQ(lines(be), 10u);  // the header, 4 FULLY_CONNECTED and 5 convolution families
@@ -279,6 +281,24 @@ TEST(Crossover, BreakEvenSeparatesLosingFromWinningSizes) {
   EXPECT_GT(checked, 20u);
   for (const char* family : {"square", "wide_k4n", "narrow_n4k", "batch8_square"})
     expectValidSvg(dir + "/crossover-" + family + ".svg");
+}
+
+// On the default platform the executed driver is cheap enough that the smallest square layer
+// already pays: crossover says so instead of presenting that size as the break-even.
+TEST(Crossover, SaysWhenTheSmallestSizeTriedAlreadyPays) {
+  const std::string dir = makeTempDir("crossover-smallest");
+  const RunOutcome r = runHilsim({"crossover", "--out", dir});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("<= 16 "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("already pays at the smallest size tried"), std::string::npos) << r.out;
+  const std::string be = text(dir + "/break_even.csv");
+  EXPECT_EQ(be.substr(0, be.find('\n')),
+            "family,rows,k_per_n,break_even_macs,predicted_break_even_macs,"
+            "pays_from_smallest_size");
+  EXPECT_NE(be.find("\nsquare,1,1,16,"), std::string::npos) << be;
+  EXPECT_NE(be.find(",true\n"), std::string::npos) << be;
+  const std::string svg = text(dir + "/crossover-square.svg");
+  EXPECT_NE(svg.find("pays from the smallest size tried"), std::string::npos);
 }
 
 }  // namespace

@@ -208,7 +208,8 @@ TEST(ConvDecision, ShowsTheArrayUtilizationWithTheCycles) {
   OffloadDecision d = decideByPolicy(Policy::kAuto, 12000, 9000);
   d.utilization = 0.035;
   EXPECT_EQ(policyReasonText(d),
-            "below break-even (accel 12000 >= ref 9000 cycles; array utilization 3.5%)");
+            "keep on CPU (below break-even: accel 12000 >= ref 9000 cycles; array utilization "
+            "3.5%)");
   OffloadDecision grouped;
   grouped.reason = PathReason::kNotMapped;
   grouped.detail = "grouped convolution (2 groups)";

@@ -118,6 +118,16 @@ TEST(PlanCodec, RoundTripsTheCpuRecord) {
   EXPECT_NE(describePlan(c).find(", CPU not recorded: "), std::string::npos) << describePlan(c);
 }
 
+// Counts read as English: one chunk of one tile is "1 chunk, 1 tile".
+TEST(PlanCodec, DescriptionCountsInTheSingular) {
+  AnnotatedPlan a;
+  a.plan = makePlan(hw(1), {1, 16, 16});
+  ASSERT_EQ(a.plan.chunks.size(), 1u);
+  EXPECT_NE(describePlan(a).find(": 1 chunk, 1 tile; "), std::string::npos) << describePlan(a);
+  a.plan = makePlan(hw(4), {1, 64, 64});
+  EXPECT_NE(describePlan(a).find(": 4 chunks, 4 tiles; "), std::string::npos) << describePlan(a);
+}
+
 TEST(PlanCodec, PlanSetRoundTrips) {
   AnnotatedPlan a;
   a.plan = makePlan(hw(2), {1, 16, 16});

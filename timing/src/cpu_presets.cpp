@@ -22,6 +22,7 @@ struct CorePreset {
   double dequantize_ref;
   double add_ref;  // cycles per element of an int8 ADD, reference kernel
   bool helium;
+  CpuDriverCycles driver;  // see the driver figures above presets()
 };
 
 // RV32 measurements (k = 1) of the reference kernels other than FULLY_CONNECTED.
@@ -39,19 +40,27 @@ constexpr double kMulPerAdd = 0.5, kMinMaxPerAdd = 0.25, kActivationPerAdd = 2.0
 // Data movement (RV32, E): an indexed copy per element; MEAN accumulates per input element.
 constexpr double kCopyPerElement = 4.0, kMeanPerElement = 6.0;
 
+// Driver figures (job, per register access, interrupt to return), in the preset's CPU cycles:
+// on the presets with an instruction-set simulator, the driver's job path executed by the
+// planner's probe (firmware::measureDriverPath) at the preset's default wait states: the submit
+// with its register writes' instructions (so 0 per register access besides the bus trip), and
+// exception entry, handler, return and the rest of the wait. The presets without one take the
+// figures of the simulated core of their architecture times their k (E): cortex-m7 those of
+// cortex-m4f (Armv7E-M) x 1.6, cortex-m55 and cortex-m55-helium those of cortex-m33 (Armv8-M
+// Mainline) x 0.9.
 const std::map<std::string, CorePreset>& presets() {
   static const std::map<std::string, CorePreset> table = [] {
     std::map<std::string, CorePreset> t = {
         {"cortex-m0plus",
-         {"cortex-m0plus", 48, 2.0, {26, 160, 5000}, true, {13, 40, 3000}, 4340, 504, 230, false}},
+         {"cortex-m0plus", 48, 2.0, {26, 160, 5000}, true, {13, 40, 3000}, 4340, 504, 230, false, {46, 0, 62}}},
         {"cortex-m4f",
-         {"cortex-m4f", 120, 1.0, {13, 80, 3000}, true, {3.7, 20, 2000}, 600, 8, 60, false}},
+         {"cortex-m4f", 120, 1.0, {13, 80, 3000}, true, {3.7, 20, 2000}, 600, 8, 60, false, {43, 0, 69}}},
         {"cortex-m33",
-         {"cortex-m33", 128, 1.0, {13, 80, 3000}, true, {2.8, 18, 2000}, 600, 8, 60, false}},
+         {"cortex-m33", 128, 1.0, {13, 80, 3000}, true, {2.8, 18, 2000}, 600, 8, 60, false, {39, 0, 62}}},
         {"cortex-m7",
-         {"cortex-m7", 480, 1.6, {21, 130, 3000}, true, {2.3, 15, 1500}, 960, 12.8, 96, false}},
+         {"cortex-m7", 480, 1.6, {21, 130, 3000}, true, {2.3, 15, 1500}, 960, 12.8, 96, false, {69, 0, 110}}},
         {"cortex-m55",
-         {"cortex-m55", 400, 0.9, {12, 70, 3000}, true, {2.7, 18, 2000}, 540, 7.2, 54, false}},
+         {"cortex-m55", 400, 0.9, {12, 70, 3000}, true, {2.7, 18, 2000}, 540, 7.2, 54, false, {35, 0, 56}}},
         {"cortex-m55-helium",
          {"cortex-m55-helium",
           400,
@@ -62,9 +71,10 @@ const std::map<std::string, CorePreset>& presets() {
           540,
           7.2,
           54,
-          true}},
+          true,
+          {35, 0, 56}}},
         {"rv32im",
-         {"rv32im", 100, 1.0, {13.2, 100, 4000}, false, {0, 0, 0}, 2170, 252, 115, false}},
+         {"rv32im", 100, 1.0, {13.2, 100, 4000}, false, {0, 0, 0}, 2170, 252, 115, false, {17, 0, 60}}},
     };
     // Board presets (configs/README.md, "Board presets"): their core's figures at the board's
     // clock; their memories are in the ISS's table (iss/src/core_model.cpp).
@@ -181,6 +191,10 @@ const std::vector<std::string>& cpuPresetNames() {
 
 double cpuPresetClockMhz(const std::string& preset) {
   return lookup(preset).clock_mhz;
+}
+
+CpuDriverCycles cpuPresetDriver(const std::string& preset) {
+  return lookup(preset).driver;
 }
 
 CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library) {

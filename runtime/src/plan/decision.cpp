@@ -80,8 +80,11 @@ OffloadDecision decideForMode(OffloadMode mode, PlanOrigin origin, bool annotate
       d.reason = PathReason::kModeAccel;
       break;
     case OffloadMode::kCompare:
+      // Both paths run; the reason keeps what auto would have decided.
       d.offload = true;
       d.reason = PathReason::kModeCompare;
+      d.detail = reasonText(decideForMode(OffloadMode::kAuto, origin, annotated_offload,
+                                          annotated_reason, predicted_accel_cycles, ref_cycles));
       break;
     case OffloadMode::kAuto:
       if (origin == PlanOrigin::kAnnotated) {
@@ -103,13 +106,13 @@ std::string policyReasonText(const OffloadDecision& d) {
   const std::string cycles = cyclesText(d);
   switch (d.reason) {
     case PathReason::kOffloadPays:
-      return "offload pays (" + cycles + ")";
+      return "offload (pays: " + cycles + ")";
     case PathReason::kBelowBreakEven:
-      return "below break-even (" + cycles + ")";
+      return "keep on CPU (below break-even: " + cycles + ")";
     case PathReason::kPolicyAll:
-      return "policy all (" + cycles + ")";
+      return "offload (policy all: " + cycles + ")";
     case PathReason::kPolicyNone:
-      return "policy none (" + cycles + ")";
+      return "keep on CPU (policy none: " + cycles + ")";
     default:
       return reasonText(d);
   }
@@ -126,9 +129,9 @@ std::string reasonText(const OffloadDecision& d) {
     case PathReason::kModeAccel:
       return std::string("mode accel (") + originName(d.origin) + ")";
     case PathReason::kModeCompare:
-      return std::string("mode compare (") + originName(d.origin) + ")";
+      return "mode compare runs both paths; auto would " + d.detail;
     case PathReason::kAnnotated:
-      return "annotated: " + d.detail;
+      return d.detail + ", as annotated";
     case PathReason::kJobFailed:
       return "accelerator job failed (" + d.detail + "); computed on the CPU";
     case PathReason::kNotMapped:
@@ -139,7 +142,9 @@ std::string reasonText(const OffloadDecision& d) {
     case PathReason::kBelowBreakEven:
     case PathReason::kPolicyAll:
     case PathReason::kPolicyNone:
-      return std::string(originName(d.origin)) + ": " + policyReasonText(d);
+      return policyReasonText(d) + ", " +
+             (d.origin == PlanOrigin::kReplanned ? "re-planned for this hardware"
+                                                 : "planned at run time (not annotated)");
   }
   return "?";
 }

@@ -39,6 +39,11 @@ const char* dataflowName(timing::Dataflow d) {
 std::string describeConvPlan(const AnnotatedPlan& a);
 
 // ", CPU cortex-m55 at 400 MHz", or that the plan does not say.
+// "1 chunk", "3 chunks".
+std::string counted(uint64_t count, const char* noun) {
+  return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
 std::string cpuText(const AnnotatedPlan& a) {
   if (!a.cpu) return ", CPU not recorded";
   char clock[32];
@@ -255,9 +260,9 @@ std::string describeConvPlan(const AnnotatedPlan& a) {
       "x" + std::to_string(p.hardware.array_cols) + " " + dataflowName(p.hardware.dataflow) +
       " SRAM " + std::to_string(p.hardware.sram_bytes) + cpuText(a) + ": GEMM " +
       std::to_string(p.shape.rows) + "x" + std::to_string(p.shape.k) + "->" +
-      std::to_string(p.shape.n) + ", " + std::to_string(p.chunks.size()) + " chunks (" +
+      std::to_string(p.shape.n) + ", " + counted(p.chunks.size(), "chunk") + " (" +
       std::to_string(channels.size()) + " channel x " + std::to_string(rows.size()) +
-      " row ranges), " + std::to_string(steps) + " steps";
+      " row ranges), " + counted(steps, "step");
   // Only a consistent plan has bands worth counting (the text also describes corrupt ones).
   if (validateConvPlan(p, p.layer()).empty()) {
     char factor[32];
@@ -310,12 +315,11 @@ std::string describePlan(const AnnotatedPlan& a) {
       "plan v" + std::to_string(kPlanVersion) + " for " + std::to_string(p.hardware.num_cores) +
       " cores " + std::to_string(p.hardware.array_rows) + "x" +
       std::to_string(p.hardware.array_cols) + " " + dataflowName(p.hardware.dataflow) + " SRAM " +
-      std::to_string(p.hardware.sram_bytes) + cpuText(a) + ": " + std::to_string(p.chunks.size()) +
-      " chunks";
+      std::to_string(p.hardware.sram_bytes) + cpuText(a) + ": " + counted(p.chunks.size(), "chunk");
   uint32_t tiles = 0;
   for (const Chunk& c : p.chunks) tiles += c.num_tiles;
-  text += ", " + std::to_string(tiles) + " tiles; " +
-          (a.decision.offload ? "offload" : "keep on CPU") + " (" + a.decision.reason + ")";
+  text += ", " + counted(tiles, "tile") + "; " + (a.decision.offload ? "offload" : "keep on CPU") +
+          " (" + a.decision.reason + ")";
   return text;
 }
 

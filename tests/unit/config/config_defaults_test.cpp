@@ -90,8 +90,11 @@ TEST(ConfigDefaults, BuiltInDefaultsAreTheHeaderDefaults) {
   EXPECT_EQ(c.cpu.driver_job_cycles, h.cpu.driver_job_cycles);
   EXPECT_EQ(c.cpu.driver_reg_cycles, h.cpu.driver_reg_cycles);
   EXPECT_EQ(c.cpu.irq_handler_cycles, h.cpu.irq_handler_cycles);
+  EXPECT_EQ(c.cpu.model, h.cpu.model);
+  EXPECT_EQ(c.cpu.flash_wait_states, h.cpu.flash_wait_states);
+  EXPECT_EQ(c.cpu.sram_wait_states, h.cpu.sram_wait_states);
   expectCoefficientsEq(c.cpu.coefficients,
-                       timing::cpuPreset("cortex-m55", KernelLibrary::kReference));
+                       timing::cpuPreset("cortex-m4f", KernelLibrary::kReference));
   EXPECT_EQ(c.sim.quantum_ns, h.sim.quantum_ns);
   EXPECT_EQ(c.sim.log_level, h.sim.log_level);
   EXPECT_EQ(c.sim.watchdog_cycles, h.sim.watchdog_cycles);
@@ -101,6 +104,10 @@ TEST(ConfigDefaults, BuiltInDefaultsAreTheHeaderDefaults) {
   // The header's derived defaults agree with the rules that derive them.
   EXPECT_EQ(h.accel.dma.channels, h.accel.num_cores);
   EXPECT_EQ(h.cpu.clock_mhz, timing::cpuPresetClockMhz(h.cpu.preset));
+  // The default host CPU executes its kernels and driver on the instruction-set simulator.
+  EXPECT_EQ(c.cpu.model, CpuModel::kIss);
+  EXPECT_EQ(h.cpu.driver_job_cycles, timing::cpuPresetDriver(h.cpu.preset).job_cycles);
+  EXPECT_EQ(h.cpu.irq_handler_cycles, timing::cpuPresetDriver(h.cpu.preset).irq_handler_cycles);
 }
 
 TEST(ConfigDefaults, DefaultYamlResolvesToTheBuiltInDefaults) {

@@ -193,6 +193,7 @@ std::vector<FamilyResult> runCrossover(const config::HardwareConfig& config,
       }
       for (const auto& [n, p] : by_n) fr.points.push_back(p);
       if (win) fr.break_even_macs = by_n[*win].macs;
+      fr.pays_from_smallest = win && !lose;
       const rt::plan::Hardware hw = config::accelGeometry(config);
       const timing::PlatformTiming timing = firmware::plannerTiming(config);
       fr.predicted_break_even = f.conv ? rt::plan::convBreakEvenMacs(convMember(f, 64), hw, timing,
@@ -218,14 +219,17 @@ std::string crossoverCsv(const std::vector<FamilyResult>& results) {
 }
 
 std::string breakEvenCsv(const std::vector<FamilyResult>& results) {
-  std::string out = "family,rows,k_per_n,break_even_macs,predicted_break_even_macs\n";
+  std::string out =
+      "family,rows,k_per_n,break_even_macs,predicted_break_even_macs,"
+      "pays_from_smallest_size\n";
   for (const FamilyResult& r : results) {
     char ratio[32];
     std::snprintf(ratio, sizeof ratio, "%g",
                   double(r.family.k_per_n_num) / double(r.family.k_per_n_den));
     out += csvField(r.family.name) + "," + std::to_string(r.family.rows) + "," + ratio + "," +
            (r.break_even_macs ? std::to_string(*r.break_even_macs) : "") + "," +
-           (r.predicted_break_even ? std::to_string(*r.predicted_break_even) : "") + "\n";
+           (r.predicted_break_even ? std::to_string(*r.predicted_break_even) : "") + "," +
+           (r.pays_from_smallest ? "true" : "false") + "\n";
   }
   return out;
 }
@@ -267,8 +271,10 @@ std::string crossoverSvg(const FamilyResult& r) {
   if (r.break_even_macs)
     for (const CrossoverPoint& p : r.points)
       if (p.macs == *r.break_even_macs)
-        chart.markers.push_back({double(p.macs), double(p.accel_cycles),
-                                 "break-even " + tickLabel(double(p.macs)) + " MACs"});
+        chart.markers.push_back(
+            {double(p.macs), double(p.accel_cycles),
+             (r.pays_from_smallest ? "pays from the smallest size tried, " : "break-even ") +
+                 tickLabel(double(p.macs)) + " MACs"});
   return renderSvg(chart);
 }
 

@@ -63,21 +63,22 @@ struct MemoryConfig {
 };
 
 struct CpuConfig {
-  std::string preset = "cortex-m55";
+  std::string preset = "cortex-m4f";
   timing::KernelLibrary kernels = timing::KernelLibrary::kReference;
-  double clock_mhz = 400.0;          // default: the preset's clock
-  CpuModel model = CpuModel::kCost;  // default: iss where the preset has a timing table
+  double clock_mhz = 120.0;         // default: the preset's clock
+  CpuModel model = CpuModel::kIss;  // default: iss where the preset has a timing table
   // Set when a preset or kernel library other than the default one has no ISS, so cpu.model
   // fell back to cost: one line for the user, empty otherwise.
   std::string model_note;
-  uint32_t flash_wait_states = 0;  // default: the preset's typical part
+  uint32_t flash_wait_states = 5;  // default: the preset's typical part
   uint32_t sram_wait_states = 0;
   iss::FlashOptions flash;  // default: the preset's typical part
   WeightMemory weight_memory = WeightMemory::kFlash;
   FirmwareOpt firmware_opt = FirmwareOpt::kO2;  // which firmware image the ISS runs
-  uint32_t driver_job_cycles = 8000;            // software cost of one accelerator job
-  uint32_t driver_reg_cycles = 10;  // software cost per register access (plus the bus trip)
-  uint32_t irq_handler_cycles = 400;
+  // Default: the preset's driver figures (timing::cpuPresetDriver).
+  uint32_t driver_job_cycles = 43;  // software cost of one accelerator job
+  uint32_t driver_reg_cycles = 0;   // software cost per register access (plus the bus trip)
+  uint32_t irq_handler_cycles = 69;
   timing::CpuCoefficients coefficients;  // preset values with any `cpu.coefficients.*` overrides
 };
 

@@ -129,6 +129,16 @@ CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library);
 // Clock of the preset's typical part, in MHz.
 double cpuPresetClockMhz(const std::string& preset);
 
+// The driver software's cost on a preset, in host-CPU cycles, as cpu.model cost prices it
+// (cpu.driver_job_cycles, cpu.driver_reg_cycles, cpu.irq_handler_cycles).
+struct CpuDriverCycles {
+  uint32_t job_cycles = 0;  // submitting one job, its register writes' instructions included
+  uint32_t reg_cycles = 0;  // per register access, besides the bus trip
+  uint32_t irq_handler_cycles = 0;  // from the interrupt to the driver's return
+};
+// Throws hilsim::ConfigError for an unknown preset.
+CpuDriverCycles cpuPresetDriver(const std::string& preset);
+
 // The work an operator invocation does, filled in by the kernel's prepare.
 struct OpWork {
   uint64_t macs = 0;             // SVDF: both products

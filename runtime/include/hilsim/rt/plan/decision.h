@@ -37,7 +37,7 @@ struct OffloadDecision {
   uint64_t predicted_accel_cycles = 0;
   uint64_t ref_cycles = 0;
   // kDoesNotFit, kNotMapped: why; kAnnotated: the annotation's own reason; kJobFailed: the
-  // failure.
+  // failure; kModeCompare: the reason auto mode would have given.
   std::string detail;
   // Convolutions: the predicted share of the arrays' MAC slots doing useful work while they
   // compute (plan/predict.h), shown with the cycles.
@@ -56,7 +56,9 @@ OffloadDecision decideForMode(OffloadMode mode, PlanOrigin origin, bool annotate
                               const std::string& annotated_reason, uint64_t predicted_accel_cycles,
                               uint64_t ref_cycles);
 
-// What the report says: "offload pays (accel 900 < ref 1200 cycles)", "mode accel (annotated)".
+// What the report says, the decision first: "offload (pays: accel 900 < ref 1200 cycles), as
+// annotated", "keep on CPU (below break-even: ...), re-planned for this hardware", "mode accel
+// (annotated)", "mode compare runs both paths; auto would offload (pays: ...), as annotated".
 std::string reasonText(const OffloadDecision& decision);
 // The same without the plan's origin, as an annotation stores it.
 std::string policyReasonText(const OffloadDecision& decision);

@@ -40,8 +40,10 @@ struct CrossoverPoint {
 
 struct FamilyResult {
   ShapeFamily family;
-  std::vector<CrossoverPoint> points;            // in size order (bisection points included)
-  std::optional<uint64_t> break_even_macs;       // smallest simulated size that pays
+  std::vector<CrossoverPoint> points;       // in size order (bisection points included)
+  std::optional<uint64_t> break_even_macs;  // smallest simulated size that pays
+  // The smallest size tried already pays: the break-even lies at or below break_even_macs.
+  bool pays_from_smallest = false;
   std::optional<uint64_t> predicted_break_even;  // the planner's break_even_macs
 };
 
