@@ -30,7 +30,10 @@ iss::CpuOptions hostCpuOptions(const config::CpuConfig& cpu) {
 
 HostMcu::HostMcu(const config::CpuConfig& cpu, rt::HostClock& clock)
     : cpu_(std::make_unique<iss::Cpu>(hostCpuOptions(cpu))),
-      image_(iss::ElfImage::fromFile(imagePath(cpu.preset))),
+      image_(iss::ElfImage::fromFile(
+          imagePath(cpu.preset, cpu.kernels == timing::KernelLibrary::kOptimized
+                                    ? ImageLibrary::kOptimized
+                                    : ImageLibrary::kReference))),
       clock_(clock) {
   cpu_->loadElf(image_);
   kernel_entry_ = entry("hs_kernel");

@@ -20,14 +20,15 @@ std::string imageDir() {
   return HILSIM_FIRMWARE_DIR;
 }
 
-std::string imagePath(const std::string& preset) {
+std::string imagePath(const std::string& preset, ImageLibrary library) {
   const std::vector<std::string>& known = presets();
   if (std::find(known.begin(), known.end(), preset) == known.end()) {
     std::string list;
     for (const std::string& name : known) list += (list.empty() ? "" : ", ") + name;
     throw ConfigError("no firmware image for CPU preset '" + preset + "' (images: " + list + ")");
   }
-  const std::string path = imageDir() + "/" + preset + ".elf";
+  const std::string path = imageDir() + "/" + preset +
+                           (library == ImageLibrary::kOptimized ? "-optimized" : "") + ".elf";
   if (!std::ifstream(path))
     throw InputError("firmware image " + path +
                      " not found: the build makes it (unless configured with "

@@ -141,6 +141,7 @@ Json simulationJson(const RunReport& report) {
   simulation["invocations"] = report.invocations;
   simulation["arena_bytes"] = report.arena_bytes;
   simulation["cpu_model"] = config::toString(report.config.cpu.model);
+  simulation["cpu_kernels"] = config::toString(report.config.cpu.kernels);
   simulation["iss_instructions"] = orNull(report.iss_instructions);
   if (const std::optional<CompareSummary> compare = report.compareSummary())
     simulation["compare"] = {{"layers", compare->layers},

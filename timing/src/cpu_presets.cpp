@@ -91,6 +91,53 @@ const std::map<std::string, Calibrated>& calibrated() {
   return table;
 }
 
+// The optimized library's coefficients, fitted by `hilsim calibrate` with cpu.kernels optimized
+// on the presets with an instruction-set simulator. Operators the library has no kernel for run
+// the reference kernels, so their coefficients repeat the reference table's.
+const std::map<std::string, Calibrated>& calibratedOptimized() {
+  static const std::map<std::string, Calibrated> table = {};
+  return table;
+}
+
+// The coefficients `hilsim calibrate` fitted, in place of the published figures.
+void applyCalibrated(const Calibrated& f, CpuCoefficients& c) {
+  c.fc_per_mac = f.fc_per_mac;
+  c.fc_per_output = f.fc_per_output;
+  c.fc_per_call = f.fc_per_call;
+  c.conv1x1_per_mac = f.conv1x1_per_mac;
+  c.conv_per_mac = f.conv_per_mac;
+  c.conv_per_tap = f.conv_per_tap;
+  c.conv_per_output = f.conv_per_output;
+  c.conv_per_call = f.conv_per_call;
+  c.dwconv_per_mac = f.dwconv_per_mac;
+  c.dwconv_per_tap = f.dwconv_per_tap;
+  c.dwconv_per_row = f.dwconv_per_row;
+  c.dwconv_per_output = f.dwconv_per_output;
+  c.dwconv_per_call = f.dwconv_per_call;
+  c.pool_per_element = f.pool_per_element;
+  c.pool_per_output = f.pool_per_output;
+  c.softmax_per_element = f.softmax_per_element;
+  c.add_per_element = f.add_per_element;
+  c.mul_per_element = f.mul_per_element;
+  c.quantize_per_element = f.quantize_per_element;
+  c.quantize_float_per_element = f.quantize_float_per_element;
+  c.dequantize_per_element = f.dequantize_per_element;
+  c.activation_per_element = f.activation_per_element;
+  c.op_per_call = f.op_per_call;
+  c.reshape_per_call = f.reshape_per_call;
+  c.reshape_per_byte = f.reshape_per_byte;
+  c.svdf_per_feature_mac = f.svdf_per_feature_mac;
+  c.svdf_per_time_mac = f.svdf_per_time_mac;
+  c.svdf_state_per_byte = f.svdf_state_per_byte;
+  c.svdf_per_filter = f.svdf_per_filter;
+  c.svdf_per_unit = f.svdf_per_unit;
+  c.svdf_per_call = f.svdf_per_call;
+  c.lstm_per_mac = f.lstm_per_mac;
+  c.lstm_cell_per_element = f.lstm_cell_per_element;
+  c.lstm_per_step = f.lstm_per_step;
+  c.lstm_per_call = f.lstm_per_call;
+}
+
 // The LSTM of a preset without a calibrated one: the gate products priced as the preset's
 // FULLY_CONNECTED (per MAC, per output, per call) and the cell's element-wise work relative to
 // ADD; no per-step term.
@@ -184,50 +231,19 @@ CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library) {
     c.fc_float_per_call = cal->second.fc_float_per_call;
   }
   if (library == KernelLibrary::kReference) {
-    if (cal != calibrated().end()) {
-      const Calibrated& f = cal->second;
-      c.fc_per_mac = f.fc_per_mac;
-      c.fc_per_output = f.fc_per_output;
-      c.fc_per_call = f.fc_per_call;
-      c.conv1x1_per_mac = f.conv1x1_per_mac;
-      c.conv_per_mac = f.conv_per_mac;
-      c.conv_per_tap = f.conv_per_tap;
-      c.conv_per_output = f.conv_per_output;
-      c.conv_per_call = f.conv_per_call;
-      c.dwconv_per_mac = f.dwconv_per_mac;
-      c.dwconv_per_tap = f.dwconv_per_tap;
-      c.dwconv_per_row = f.dwconv_per_row;
-      c.dwconv_per_output = f.dwconv_per_output;
-      c.dwconv_per_call = f.dwconv_per_call;
-      c.pool_per_element = f.pool_per_element;
-      c.pool_per_output = f.pool_per_output;
-      c.softmax_per_element = f.softmax_per_element;
-      c.add_per_element = f.add_per_element;
-      c.mul_per_element = f.mul_per_element;
-      c.quantize_per_element = f.quantize_per_element;
-      c.quantize_float_per_element = f.quantize_float_per_element;
-      c.dequantize_per_element = f.dequantize_per_element;
-      c.activation_per_element = f.activation_per_element;
-      c.op_per_call = f.op_per_call;
-      c.reshape_per_call = f.reshape_per_call;
-      c.reshape_per_byte = f.reshape_per_byte;
-      c.svdf_per_feature_mac = f.svdf_per_feature_mac;
-      c.svdf_per_time_mac = f.svdf_per_time_mac;
-      c.svdf_state_per_byte = f.svdf_state_per_byte;
-      c.svdf_per_filter = f.svdf_per_filter;
-      c.svdf_per_unit = f.svdf_per_unit;
-      c.svdf_per_call = f.svdf_per_call;
-      c.lstm_per_mac = f.lstm_per_mac;
-      c.lstm_cell_per_element = f.lstm_cell_per_element;
-      c.lstm_per_step = f.lstm_per_step;
-      c.lstm_per_call = f.lstm_per_call;
-    }
+    if (cal != calibrated().end()) applyCalibrated(cal->second, c);
     return c;
   }
 
+  const auto opt = calibratedOptimized().find(preset);
+  if (opt != calibratedOptimized().end()) {
+    applyCalibrated(opt->second, c);
+    return c;
+  }
   if (!p.has_cmsis)
-    throw ConfigError("cpu.kernels 'cmsis_nn' is not available for preset '" + preset +
-                      "' (CMSIS-NN has no kernels for it)");
+    throw ConfigError("cpu.kernels 'optimized' has no cost-model coefficients for preset '" +
+                      preset + "': no published optimized-kernel figures, and none calibrated");
+  // Without a calibration: published CMSIS-NN figures of the core.
   // Convolutions scale with the core's CMSIS-NN / reference FULLY_CONNECTED ratio, except on
   // Helium where pointwise and depthwise convolutions were measured directly.
   const double ratio = p.fc_cmsis[0] / p.fc_ref[0];

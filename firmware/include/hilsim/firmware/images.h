@@ -1,5 +1,6 @@
 #pragma once
-// Where the host finds the firmware images (firmware/README.md): <dir>/<preset>.elf, <dir> being
+// Where the host finds the firmware images (firmware/README.md): <dir>/<preset>.elf (reference
+// kernels) and <dir>/<preset>-optimized.elf (optimized kernels), <dir> being
 // $HILSIM_FIRMWARE_DIR when set and non-empty, else the build tree's firmware/ directory, fixed
 // at compile time. No path from the user is needed.
 
@@ -14,8 +15,11 @@ const std::vector<std::string>& presets();
 // The directory holding the images.
 std::string imageDir();
 
-// The image of `preset`. Throws ConfigError for a preset without an image and InputError when
-// the file is missing (the build makes it; HILSIM_FIRMWARE=OFF builds none).
-std::string imagePath(const std::string& preset);
+// The kernel library an image's hs_kernel runs.
+enum class ImageLibrary { kReference, kOptimized };
+
+// The image of `preset` with `library`. Throws ConfigError for a preset without an image and
+// InputError when the file is missing (the build makes it; HILSIM_FIRMWARE=OFF builds none).
+std::string imagePath(const std::string& preset, ImageLibrary library = ImageLibrary::kReference);
 
 }  // namespace hilsim::firmware
