@@ -58,7 +58,7 @@ timing::CpuCoefficients presetCoefficients(const RawConfig& raw,
   } catch (const ConfigError&) {
     failRule(std::string("cpu.kernels = '") + toString(cpu.kernels) +
                  "' is not available for cpu.preset = '" + cpu.preset +
-                 "': " + toString(cpu.kernels) + " has no kernels for that core",
+                 "': the preset has no cost-model coefficients for that library",
              {{"cpu.kernels", given(raw.cpu.kernels)}, {"cpu.preset", given(raw.cpu.preset)}});
   }
 }
