@@ -159,10 +159,17 @@ KeySpec boolKey(const char* key, Field field, const char* doc,
   return k;
 }
 
+// A name a choice key no longer accepts, and the message that says what to write instead.
+struct RetiredName {
+  std::string name;
+  std::string message;
+};
+
 // A key whose value is one of a fixed set of names, each standing for a resolved value.
 template <class Field, class T = Resolved<Field>>
 KeySpec choiceKey(const char* key, Field field, std::vector<std::pair<std::string, T>> choices,
-                  const char* doc, const char* derived_default = nullptr) {
+                  const char* doc, const char* derived_default = nullptr,
+                  std::vector<RetiredName> retired = {}) {
   static_assert(std::is_same_v<RawSlot<Field>, RawString>);
   std::vector<std::string> names;
   for (const auto& c : choices) names.push_back(c.first);
@@ -172,7 +179,8 @@ KeySpec choiceKey(const char* key, Field field, std::vector<std::pair<std::strin
   k.store = [field](RawConfig& raw, const Scalar& s, const Origin& origin) {
     field(raw) = RawString{s.text, origin};
   };
-  k.apply = [field, name, choices, names, range](const RawConfig& raw, HardwareConfig& hw) {
+  k.apply = [field, name, choices, names, range, retired](const RawConfig& raw,
+                                                          HardwareConfig& hw) {
     const RawString& slot = field(raw);
     if (!slot.value) return;
     for (const auto& c : choices) {
@@ -181,6 +189,8 @@ KeySpec choiceKey(const char* key, Field field, std::vector<std::pair<std::strin
         return;
       }
     }
+    for (const RetiredName& r : retired)
+      if (r.name == *slot.value) fail(slot.origin, name + " = '" + r.name + "': " + r.message);
     const std::optional<std::string> hint = nearest(*slot.value, names);
     fail(slot.origin, name + " = '" + *slot.value + "' is not one of " + range +
                           (hint ? " (did you mean '" + *hint + "'?)" : ""));
@@ -276,14 +286,18 @@ std::vector<KeySpec> buildTable() {
                         "Host CPU core or board: sets the default clock and cost coefficients (a "
                         "board also its memories: configs/README.md, \"Board presets\")."));
   t.push_back(choiceKey(
-      HILSIM_FIELD(cpu.kernels), named({KernelLibrary::kReference, KernelLibrary::kCmsisNn}),
-      "Kernel library the CPU runs: TFLM reference or CMSIS-NN (not on rv32im)."));
+      HILSIM_FIELD(cpu.kernels), named({KernelLibrary::kReference, KernelLibrary::kOptimized}),
+      "Kernel library the CPU runs, the baseline of every speed-up: TFLite Micro's reference "
+      "kernels, or hilsim's optimized int8 kernels (DSP extension on cortex-m4f/m33).",
+      nullptr,
+      {{"cmsis_nn", "the estimated CMSIS-NN library is replaced by hilsim's optimized kernels, "
+                    "executed on the instruction-set simulator: write 'optimized'"}}));
   t.push_back(
       floatKey(HILSIM_FIELD(cpu.clock_mhz), "MHz", 1, 10'000, "Host CPU clock.", "preset clock"));
   t.push_back(choiceKey(HILSIM_FIELD(cpu.model), named({CpuModel::kIss, CpuModel::kCost}),
                         "Where CPU cycles come from: the firmware on the instruction-set "
                         "simulator, or the cost model.",
-                        "iss where the preset has a timing table and cpu.kernels is reference"));
+                        "iss where the preset has a timing table"));
   t.push_back(intKey(HILSIM_FIELD(cpu.flash_wait_states), kCpuCycles, IntRule{{{0, 1023}}},
                      "Flash wait states (cpu.model iss): per flash line read the prefetch does "
                      "not hide (cpu.flash.*).",

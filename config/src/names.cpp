@@ -94,8 +94,8 @@ const char* toString(timing::KernelLibrary v) {
   switch (v) {
     case timing::KernelLibrary::kReference:
       return "reference";
-    case timing::KernelLibrary::kCmsisNn:
-      return "cmsis_nn";
+    case timing::KernelLibrary::kOptimized:
+      return "optimized";
   }
   return "?";
 }

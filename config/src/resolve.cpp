@@ -58,18 +58,18 @@ timing::CpuCoefficients presetCoefficients(const RawConfig& raw,
   } catch (const ConfigError&) {
     failRule(std::string("cpu.kernels = '") + toString(cpu.kernels) +
                  "' is not available for cpu.preset = '" + cpu.preset +
-                 "': " + toString(cpu.kernels) + " has no kernels for that core",
+                 "': the preset has no cost-model coefficients for that library",
              {{"cpu.kernels", given(raw.cpu.kernels)}, {"cpu.preset", given(raw.cpu.preset)}});
   }
 }
 
 // cpu.model defaults to the instruction-set simulator where the preset has a timing table; the
-// simulator runs the reference kernels' firmware only, not CMSIS-NN.
+// simulator runs the firmware image of cpu.kernels' library.
 void resolveCpuModel(const RawConfig& raw, const HardwareConfig& given_values, HardwareConfig& hw) {
   const CpuConfig& cpu = given_values.cpu;
   const std::optional<iss::Core> core = iss::coreForPreset(cpu.preset);
   const bool has_iss = core.has_value();
-  const bool iss_possible = has_iss && cpu.kernels == timing::KernelLibrary::kReference;
+  const bool iss_possible = has_iss;
   hw.cpu.model = iss_possible ? CpuModel::kIss : CpuModel::kCost;
   // A preset without a timing table has no typical part's memories: 0 wait states, no flash
   // memory system (they apply to iss only).
@@ -80,21 +80,15 @@ void resolveCpuModel(const RawConfig& raw, const HardwareConfig& given_values, H
   if (!raw.cpu.model.value && !iss_possible)
     hw.cpu.model_note =
         std::string("note: cpu.model is cost: ") +
-        (has_iss ? "the instruction-set simulator runs the reference kernels only, and "
-                   "cpu.kernels is '" +
-                       std::string(toString(cpu.kernels)) + "'"
-                 : "cpu.preset '" + cpu.preset + "' has no instruction timing table") +
+        "cpu.preset '" + cpu.preset + "' has no instruction timing table" +
         "; reference and driver cycles come from the cost model";
   if (raw.cpu.model.value && cpu.model == CpuModel::kIss && !iss_possible) {
     std::string with_iss;
     for (const std::string& p : timing::cpuPresetNames())
       if (iss::coreForPreset(p)) with_iss += (with_iss.empty() ? "" : ", ") + p;
     failRule("cpu.model = 'iss' needs a preset with a timing table (" + with_iss +
-                 ") and cpu.kernels = 'reference'; cpu.preset is '" + cpu.preset +
-                 "' and cpu.kernels '" + toString(cpu.kernels) + "'",
-             {{"cpu.model", given(raw.cpu.model)},
-              {"cpu.preset", given(raw.cpu.preset)},
-              {"cpu.kernels", given(raw.cpu.kernels)}});
+                 "); cpu.preset is '" + cpu.preset + "'",
+             {{"cpu.model", given(raw.cpu.model)}, {"cpu.preset", given(raw.cpu.preset)}});
   }
 }
 

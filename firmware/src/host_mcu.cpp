@@ -31,7 +31,11 @@ iss::CpuOptions hostCpuOptions(const config::CpuConfig& cpu) {
 
 HostMcu::HostMcu(const config::CpuConfig& cpu, rt::HostClock& clock)
     : cpu_(std::make_unique<iss::Cpu>(hostCpuOptions(cpu))),
-      image_(iss::ElfImage::fromFile(imagePath(cpu.preset, config::toString(cpu.firmware_opt)))),
+      image_(iss::ElfImage::fromFile(
+          imagePath(cpu.preset,
+                    cpu.kernels == timing::KernelLibrary::kOptimized ? ImageLibrary::kOptimized
+                                                                      : ImageLibrary::kReference,
+                    config::toString(cpu.firmware_opt)))),
       clock_(clock) {
   cpu_->loadElf(image_);
   kernel_entry_ = entry("hs_kernel");

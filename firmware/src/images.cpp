@@ -20,7 +20,7 @@ std::string imageDir() {
   return HILSIM_FIRMWARE_DIR;
 }
 
-std::string imagePath(const std::string& preset, const std::string& opt) {
+std::string imagePath(const std::string& preset, ImageLibrary library, const std::string& opt) {
   const iss::CoreInfo* info = iss::presetInfo(preset);
   if (!info) {
     std::string list;
@@ -30,8 +30,12 @@ std::string imagePath(const std::string& preset, const std::string& opt) {
   }
   if (opt != "O2" && opt != "Os")
     throw ConfigError("no firmware image built at -" + opt + " (images: -O2, -Os)");
+  if (library == ImageLibrary::kOptimized && opt != "O2")
+    throw ConfigError("the optimized kernels' firmware image is built at -O2 only "
+                      "(cpu.kernels: optimized needs cpu.firmware_opt: O2)");
   // A board preset runs its core's image.
   const std::string path = imageDir() + "/" + iss::coreInfo(info->core).preset +
+                           (library == ImageLibrary::kOptimized ? "-optimized" : "") +
                            (opt == "O2" ? "" : "-" + opt) + ".elf";
   if (!std::ifstream(path))
     throw InputError("firmware image " + path +

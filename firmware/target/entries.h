@@ -27,6 +27,9 @@ extern uint32_t hs_call_words[];
 // abi::CallStatus: 0 ran, 1 unknown kernel id, 2 payload length not the kernel's.
 uint32_t hs_kernel(uint32_t id, const uint32_t* words);
 
+// hs_kernel's dispatch over the image's kernel library (kernels::abi::CallStatus as above).
+uint32_t hs_dispatch(uint32_t id, const uint32_t* words);
+
 // Copies `bytes` bytes from `src` to `dst` (the ranges may overlap).
 void hs_memcpy(void* dst, const void* src, uint32_t bytes);
 

@@ -1,23 +1,14 @@
-// hs_kernel and hs_memcpy: the reference kernels' arithmetic behind the kernel ABI. The packed
-// words carry this image's own addresses, so a pointer is the address as it is.
+// hs_kernel and hs_memcpy: the kernels' arithmetic behind the kernel ABI. The packed words carry
+// this image's own addresses, so a pointer is the address as it is. Which calls hs_kernel knows
+// is the image's library: dispatch_reference.cpp or dispatch_optimized.cpp (hs_dispatch).
 
 #include <cstdint>
 #include <cstring>
 
 #include "entries.h"
-#include "hilsim/kernels/abi/dispatch.h"
-
-namespace {
+#include "hilsim/kernels/abi/calls.h"
 
 namespace abi = hilsim::kernels::abi;
-
-struct OwnAddress {
-  void* operator()(uint32_t address) const {
-    return reinterpret_cast<void*>(static_cast<uintptr_t>(address));
-  }
-};
-
-}  // namespace
 
 extern "C" {
 
@@ -28,7 +19,7 @@ __attribute__((used)) extern const abi::CallWordTable hs_call_payload_words =
     abi::callWordTable(abi::AllCalls{});
 
 uint32_t hs_kernel(uint32_t id, const uint32_t* words) {
-  return static_cast<uint32_t>(abi::dispatch(id, words, OwnAddress{}));
+  return hs_dispatch(id, words);
 }
 
 void hs_memcpy(void* dst, const void* src, uint32_t bytes) {

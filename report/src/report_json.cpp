@@ -178,6 +178,7 @@ Json simulationJson(const RunReport& report) {
   simulation["firmware_opt"] = report.config.cpu.model == config::CpuModel::kIss
                                    ? Json(config::toString(report.config.cpu.firmware_opt))
                                    : Json(nullptr);
+  simulation["cpu_kernels"] = config::toString(report.config.cpu.kernels);
   simulation["iss_instructions"] = orNull(report.iss_instructions);
   simulation["flash"] = flashJson(report.flash);
   if (const std::optional<CompareSummary> compare = report.compareSummary())

@@ -98,7 +98,9 @@ void printReport(std::ostream& out, const RunReport& report, const TableOptions&
   char line[512];
   out << "model " << report.model_path << "  mode " << report.mode << "  config "
       << report.config_source << "  cpu " << report.config.cpu.preset << " @ "
-      << fixed(report.config.cpu.clock_mhz, 0) << " MHz  accel " << report.config.accel.num_cores
+      << fixed(report.config.cpu.clock_mhz, 0) << " MHz, "
+      << config::toString(report.config.cpu.kernels) << " kernels  accel "
+      << report.config.accel.num_cores
       << " cores\n"
       << cpuCyclesSource(report) << "\n";
   if (runs > 1) out << "per-layer cycles are the mean of " << runs << " invocations\n";

@@ -110,6 +110,7 @@ class Interpreter::NodeContext final : public PrepareContext, public InvokeConte
   void* allocatePersistent(size_t bytes, size_t alignment) override {
     return interp_.persistent_.allocate(bytes, alignment);
   }
+  timing::KernelLibrary kernelLibrary() const override { return interp_.options_.kernels; }
   uint8_t* scratch(int handle) override {
     return interp_.arena_.data() + interp_.scratch_offsets_[node_].at(static_cast<size_t>(handle));
   }

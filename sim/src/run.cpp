@@ -202,6 +202,7 @@ void runOnCountingClock(rt::Model& model, const RunSpec& spec, RunResult* result
   options.clock = &clock;
   options.profiler = &progress;
   options.cost_model = config::costModel(spec.config);
+  options.kernels = spec.config.cpu.kernels;
   options.cpu_target = mcu.get();
   const rt::OpResolver resolver = rt::referenceOpResolver();
   rt::Interpreter interp(model, resolver, options);
@@ -280,6 +281,7 @@ void runOnSimulatedPlatform(rt::Model& model, const RunSpec& spec, RunResult* re
     options.clock = &side.host;
     options.profiler = &progress;
     options.cost_model = config::costModel(spec.config);
+    options.kernels = spec.config.cpu.kernels;
     options.cpu_target = side.mcu;
     rt::Interpreter interp(model, side.resolver, options);
     interp.allocate();

@@ -302,6 +302,27 @@ TEST_F(PlanCpu, PlanForAnotherCpuIsReplannedWithOneWarning) {
   }
 }
 
+// The CPU record names the kernel library the decision was made against: a plan made against the
+// reference kernels is re-planned, with one warning naming both libraries, when the run's CPU
+// layers run the optimized kernels, and the outputs keep TFLite Micro's bytes.
+TEST_F(PlanCpu, PlanForAnotherKernelLibraryIsReplannedWithOneWarning) {
+  const RunOutcome r =
+      run(model_, {"--set", "cpu.kernels=optimized", "--set", "cpu.model=cost"});
+  expectOk(r);
+  EXPECT_EQ(lines(r.err), 1u) << r.err;
+  EXPECT_EQ(r.err.rfind("hilsim: warning: chunk plans in the model were made for another CPU ", 0),
+            0u)
+      << r.err;
+  EXPECT_NE(r.err.find(", reference kernels, "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("re-planned in memory for cortex-m55 at "), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(", optimized kernels, "), std::string::npos) << r.err;
+  EXPECT_EQ(readFile(out_), readFile(golden_.vectors[0].expected));
+  for (const std::string& reason : reasons())
+    EXPECT_NE(reason.find("re-planned"), std::string::npos) << reason;
+  const JsonDoc report = readJsonFile(report_);
+  EXPECT_EQ(report.at("simulation").at("cpu_kernels").get<std::string>(), "optimized");
+}
+
 // Settings the CPU record does not name but the decision rests on (a cost coefficient) are
 // caught by the recorded predictions.
 TEST_F(PlanCpu, OtherCostFiguresAreReplannedWithOneWarning) {

@@ -101,6 +101,38 @@ std::vector<IssParam> boardParams() {
 
 INSTANTIATE_TEST_SUITE_P(Boards, GoldenIss, ::testing::ValuesIn(boardParams()), issName);
 
+// cpu.kernels optimized: every core's optimized firmware image (the DSP paths on the Cortex-M4
+// and M33, the portable ones on the Cortex-M0+ and RV32) must give TFLite Micro's bytes in every
+// mode, the CPU layers of accel and auto and both sides of compare included.
+class GoldenIssOptimized : public ::testing::TestWithParam<IssParam> {};
+
+TEST_P(GoldenIssOptimized, OptimizedFirmwareOutputsMatchTflmBytes) {
+  const IssParam& p = GetParam();
+  const GoldenCase& gc = goldenCase(p.golden);
+  const std::string dir = makeTempDir("golden-opt-" + gc.name + "-" + p.preset + "-" + p.mode);
+  for (const GoldenVector& v : gc.vectors) {
+    const std::string out = dir + "/out.bin";
+    const RunOutcome r = runHilsim({"run", "--model", gc.model, "--input", v.input, "--output",
+                                    out, "--mode", p.mode, "--quiet", "--set",
+                                    "cpu.preset=" + p.preset, "--set", "cpu.model=iss", "--set",
+                                    "cpu.kernels=optimized"});
+    ASSERT_EQ(r.exit_code, 0) << r.command << "\n" << r.err;
+    EXPECT_EQ(readFile(out), readFile(v.expected)) << r.command;
+  }
+}
+
+std::vector<IssParam> optimizedParams() {
+  std::vector<IssParam> out;
+  for (const std::string& name : goldenCaseNames())
+    for (const char* preset : {"cortex-m0plus", "cortex-m4f", "cortex-m33", "rv32im"})
+      for (const char* mode : {"ref", "accel", "auto", "compare"})
+        out.push_back({name, preset, mode});
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Golden, GoldenIssOptimized, ::testing::ValuesIn(optimizedParams()),
+                         issName);
+
 // The cores' datapath dispatches on the CPU (portable, AVX2, AVX-512): every path this machine
 // can run must give the same bytes. (Asking for a path the CPU lacks is an exit-2 error.)
 class GoldenDatapath : public ::testing::TestWithParam<std::string> {};

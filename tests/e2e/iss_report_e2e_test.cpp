@@ -70,6 +70,34 @@ TEST_F(IssReport, ReferenceLayersAreExecutedOnTheIss) {
   EXPECT_GT(r.at("simulation").at("iss_instructions").get<uint64_t>(), 0u);
 }
 
+// cpu.kernels names the library whose executed cycles are each CPU layer's ref_cycles; the
+// optimized kernels' FULLY_CONNECTED layers run several times faster on the Cortex-M4F's DSP
+// instructions than the reference ones, and the table's header names the library.
+TEST_F(IssReport, TheKernelLibraryIsReportedAndExecuted) {
+  const JsonDoc ref = run("ref-reference", "ref", {});
+  EXPECT_EQ(ref.at("simulation").at("cpu_kernels").get<std::string>(), "reference");
+  const JsonDoc opt = run("ref-optimized", "ref", {"cpu.kernels=optimized"});
+  EXPECT_EQ(opt.at("simulation").at("cpu_kernels").get<std::string>(), "optimized");
+  const JsonDoc& ref_layers = ref.at("layers");
+  const JsonDoc& opt_layers = opt.at("layers");
+  ASSERT_EQ(ref_layers.size(), opt_layers.size());
+  size_t fully_connected = 0;
+  for (size_t i = 0; i < ref_layers.size(); ++i) {
+    EXPECT_EQ(opt_layers[i].at("ref_cycles_source").get<std::string>(), "iss");
+    if (opt_layers[i].at("op").get<std::string>() != "FULLY_CONNECTED") continue;
+    ++fully_connected;
+    const uint64_t reference = ref_layers[i].at("ref_cycles").get<uint64_t>();
+    const uint64_t optimized = opt_layers[i].at("ref_cycles").get<uint64_t>();
+    EXPECT_LT(optimized * 2, reference) << "layer " << i;
+  }
+  EXPECT_EQ(fully_connected, 3u);
+
+  const RunOutcome table = runHilsim({"run", "--model", model(), "--mode", "ref", "--set",
+                                      "cpu.preset=cortex-m4f", "--set", "cpu.kernels=optimized"});
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  EXPECT_NE(table.out.find(" MHz, optimized kernels  accel "), std::string::npos) << table.out;
+}
+
 TEST_F(IssReport, TheCostModelSaysSo) {
   const JsonDoc r = run("cost", "accel", {"cpu.model=cost"});
   EXPECT_EQ(r.at("simulation").at("cpu_model").get<std::string>(), "cost");

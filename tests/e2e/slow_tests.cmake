@@ -5,8 +5,11 @@
 # whose names it matches (a parameterized test's name ends in "  # GetParam() = ...").
 set(hilsim_slow_timeout_s 600)
 set(hilsim_slow_iss "^Golden/GoldenIss\\.FirmwareOutputsMatchTflmBytes/real_mobilenet_v2_pt_")
+set(hilsim_slow_optimized
+    "^Golden/GoldenIssOptimized\\.OptimizedFirmwareOutputsMatchTflmBytes/real_mobilenet_v2_pt_")
 foreach(test IN LISTS hilsim_golden_e2e_tests_TESTS)
-  if(test MATCHES "${hilsim_slow_iss}(cortex_m4f|rv32im)_(ref|compare) ")
+  if(test MATCHES "${hilsim_slow_iss}(cortex_m4f|rv32im)_(ref|compare) " OR
+     test MATCHES "${hilsim_slow_optimized}[a-z0-9_]+_(ref|compare) ")
     set_tests_properties("${test}" PROPERTIES LABELS "golden;slow" TIMEOUT ${hilsim_slow_timeout_s})
   endif()
 endforeach()

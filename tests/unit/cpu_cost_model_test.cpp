@@ -146,7 +146,7 @@ TEST(CpuCostModel, SvdfIsItsTwoProductsStateShiftFiltersAndUnits) {
 }
 
 TEST(CpuCostModel, UncalibratedPresetsPriceSvdfAndFloatLikeFullyConnected) {
-  for (const KernelLibrary library : {KernelLibrary::kReference, KernelLibrary::kCmsisNn}) {
+  for (const KernelLibrary library : {KernelLibrary::kReference, KernelLibrary::kOptimized}) {
     const CpuCoefficients c = cpuPreset("cortex-m7", library);
     EXPECT_EQ(c.svdf_per_feature_mac, c.fc_per_mac);
     EXPECT_EQ(c.svdf_per_time_mac, c.fc_per_mac);
@@ -155,8 +155,8 @@ TEST(CpuCostModel, UncalibratedPresetsPriceSvdfAndFloatLikeFullyConnected) {
     EXPECT_EQ(c.svdf_per_call, c.fc_per_call);
   }
   // CMSIS-NN has no float32 FULLY_CONNECTED: both libraries price the reference kernel.
-  EXPECT_EQ(cpuPreset("cortex-m7", KernelLibrary::kCmsisNn).fc_float_per_mac, 21.0);
-  EXPECT_EQ(cpuPreset("cortex-m0plus", KernelLibrary::kCmsisNn).fc_float_per_mac,
+  EXPECT_EQ(cpuPreset("cortex-m7", KernelLibrary::kOptimized).fc_float_per_mac, 21.0);
+  EXPECT_EQ(cpuPreset("cortex-m0plus", KernelLibrary::kOptimized).fc_float_per_mac,
             cpuPreset("cortex-m0plus", KernelLibrary::kReference).fc_float_per_mac);
 }
 
@@ -187,7 +187,7 @@ TEST(CpuCostModel, LstmFormula) {
 // cell's element-wise work relative to ADD (configs/README.md).
 TEST(CpuCostModel, LstmWithoutCalibrationFollowsFullyConnected) {
   for (const char* preset : {"cortex-m7", "cortex-m55"}) {
-    for (const KernelLibrary library : {KernelLibrary::kReference, KernelLibrary::kCmsisNn}) {
+    for (const KernelLibrary library : {KernelLibrary::kReference, KernelLibrary::kOptimized}) {
       const CpuCoefficients c = cpuPreset(preset, library);
       EXPECT_EQ(c.lstm_per_mac, c.fc_per_mac) << preset;
       EXPECT_DOUBLE_EQ(c.lstm_cell_per_element, 8 * c.fc_per_output + 12 * c.add_per_element)

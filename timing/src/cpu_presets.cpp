@@ -147,6 +147,74 @@ const std::map<std::string, Calibrated>& calibrated() {
   return table;
 }
 
+// The optimized library's coefficients, fitted by `hilsim calibrate` with cpu.kernels optimized
+// on the presets with an instruction-set simulator. Operators the library has no kernel for run
+// the reference kernels, so their coefficients repeat the reference table's.
+const std::map<std::string, Calibrated>& calibratedOptimized() {
+  static const std::map<std::string, Calibrated> table = {
+      {"cortex-m0plus",
+       {9.87198, 170.93,  397.093, 10.3689, 14.8833, 6.89116, 159.712, 1034.79, 27.9806, 0,
+        2.66311, 93.5037, 58784.4, 22.0053, 79.7498, 2443.66, 495.704, 203.615, 157.888, 728.209,
+        233.974, 1761.16, 413.374, 212.872, 1.46061, 273.504, 258.538, 480.71,  15.8246, 20.2599,
+        22.7804, 215.442, 189.159, 847.365, 16.5737, 2061.75, 1204.48, 723.88,  189.184}},
+      {"cortex-m33",
+       {2.81177, 58.5166,  708.902, 2.31748, 3.30063, 6.7164,  66.4847, 1998.69, 13.6456, 0.560184,
+        3.35319, 0.644768, 42483,   4.06936, 39.9566, 867.514, 172.94,  80.8696, 73.2586, 49.5703,
+        15.6441, 568.198,  243.711, 175.244, 1.47358, 15.0053, 32.9975, 490.897, 14.0098, 14.8703,
+        11.056,  101.617,  82.0548, 671.166, 13.5775, 920.132, 958.84,  1156.15, 15.0042}},
+      {"cortex-m4f",
+       {3.3473,  56.124,  806.463, 2.63334, 3.83645, 7.18351, 69.4163, 2263.82, 16.075,  0,
+        2.91551, 2.4204,  45723.8, 4.77376, 42.618,  978.562, 186.619, 84.0719, 78.0984, 89.8636,
+        17.5578, 636.432, 272.162, 199.273, 1.4131,  19.0053, 36.9972, 536.903, 18.5275, 23.8286,
+        8.71129, 114.283, 81.9678, 657.426, 17.5764, 1019.36, 957.914, 1267.51, 19.0042}},
+      {"rv32im",
+       {7.52285, 35.1836, 742.374, 6.40776, 7.98104, 3.20845, 51.4398, 1692.44, 16.1656, 0,
+        0,       34.0447, 21736.3, 8.94387, 40.4378, 795.239, 165.515, 70.1364, 56.3394, 266.624,
+        173.446, 580.734, 214.127, 92,      8,       210.933, 127.726, 284.223, 11.0246, 11.7674,
+        7.40702, 78.1177, 71.3366, 803.463, 10.9538, 772.062, 787.986, 1506.69, 140.06}},
+  };
+  return table;
+}
+
+// The coefficients `hilsim calibrate` fitted, in place of the published figures.
+void applyCalibrated(const Calibrated& f, CpuCoefficients& c) {
+  c.fc_per_mac = f.fc_per_mac;
+  c.fc_per_output = f.fc_per_output;
+  c.fc_per_call = f.fc_per_call;
+  c.conv1x1_per_mac = f.conv1x1_per_mac;
+  c.conv_per_mac = f.conv_per_mac;
+  c.conv_per_tap = f.conv_per_tap;
+  c.conv_per_output = f.conv_per_output;
+  c.conv_per_call = f.conv_per_call;
+  c.dwconv_per_mac = f.dwconv_per_mac;
+  c.dwconv_per_tap = f.dwconv_per_tap;
+  c.dwconv_per_row = f.dwconv_per_row;
+  c.dwconv_per_output = f.dwconv_per_output;
+  c.dwconv_per_call = f.dwconv_per_call;
+  c.pool_per_element = f.pool_per_element;
+  c.pool_per_output = f.pool_per_output;
+  c.softmax_per_element = f.softmax_per_element;
+  c.add_per_element = f.add_per_element;
+  c.mul_per_element = f.mul_per_element;
+  c.quantize_per_element = f.quantize_per_element;
+  c.quantize_float_per_element = f.quantize_float_per_element;
+  c.dequantize_per_element = f.dequantize_per_element;
+  c.activation_per_element = f.activation_per_element;
+  c.op_per_call = f.op_per_call;
+  c.reshape_per_call = f.reshape_per_call;
+  c.reshape_per_byte = f.reshape_per_byte;
+  c.svdf_per_feature_mac = f.svdf_per_feature_mac;
+  c.svdf_per_time_mac = f.svdf_per_time_mac;
+  c.svdf_state_per_byte = f.svdf_state_per_byte;
+  c.svdf_per_filter = f.svdf_per_filter;
+  c.svdf_per_unit = f.svdf_per_unit;
+  c.svdf_per_call = f.svdf_per_call;
+  c.lstm_per_mac = f.lstm_per_mac;
+  c.lstm_cell_per_element = f.lstm_cell_per_element;
+  c.lstm_per_step = f.lstm_per_step;
+  c.lstm_per_call = f.lstm_per_call;
+}
+
 // The LSTM of a preset without a calibrated one: the gate products priced as the preset's
 // FULLY_CONNECTED (per MAC, per output, per call) and the cell's element-wise work relative to
 // ADD; no per-step term.
@@ -246,50 +314,19 @@ CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library) {
     c.fc_float_per_call = cal->second.fc_float_per_call;
   }
   if (library == KernelLibrary::kReference) {
-    if (cal != calibrated().end()) {
-      const Calibrated& f = cal->second;
-      c.fc_per_mac = f.fc_per_mac;
-      c.fc_per_output = f.fc_per_output;
-      c.fc_per_call = f.fc_per_call;
-      c.conv1x1_per_mac = f.conv1x1_per_mac;
-      c.conv_per_mac = f.conv_per_mac;
-      c.conv_per_tap = f.conv_per_tap;
-      c.conv_per_output = f.conv_per_output;
-      c.conv_per_call = f.conv_per_call;
-      c.dwconv_per_mac = f.dwconv_per_mac;
-      c.dwconv_per_tap = f.dwconv_per_tap;
-      c.dwconv_per_row = f.dwconv_per_row;
-      c.dwconv_per_output = f.dwconv_per_output;
-      c.dwconv_per_call = f.dwconv_per_call;
-      c.pool_per_element = f.pool_per_element;
-      c.pool_per_output = f.pool_per_output;
-      c.softmax_per_element = f.softmax_per_element;
-      c.add_per_element = f.add_per_element;
-      c.mul_per_element = f.mul_per_element;
-      c.quantize_per_element = f.quantize_per_element;
-      c.quantize_float_per_element = f.quantize_float_per_element;
-      c.dequantize_per_element = f.dequantize_per_element;
-      c.activation_per_element = f.activation_per_element;
-      c.op_per_call = f.op_per_call;
-      c.reshape_per_call = f.reshape_per_call;
-      c.reshape_per_byte = f.reshape_per_byte;
-      c.svdf_per_feature_mac = f.svdf_per_feature_mac;
-      c.svdf_per_time_mac = f.svdf_per_time_mac;
-      c.svdf_state_per_byte = f.svdf_state_per_byte;
-      c.svdf_per_filter = f.svdf_per_filter;
-      c.svdf_per_unit = f.svdf_per_unit;
-      c.svdf_per_call = f.svdf_per_call;
-      c.lstm_per_mac = f.lstm_per_mac;
-      c.lstm_cell_per_element = f.lstm_cell_per_element;
-      c.lstm_per_step = f.lstm_per_step;
-      c.lstm_per_call = f.lstm_per_call;
-    }
+    if (cal != calibrated().end()) applyCalibrated(cal->second, c);
     return c;
   }
 
+  const auto opt = calibratedOptimized().find(preset);
+  if (opt != calibratedOptimized().end()) {
+    applyCalibrated(opt->second, c);
+    return c;
+  }
   if (!p.has_cmsis)
-    throw ConfigError("cpu.kernels 'cmsis_nn' is not available for preset '" + preset +
-                      "' (CMSIS-NN has no kernels for it)");
+    throw ConfigError("cpu.kernels 'optimized' has no cost-model coefficients for preset '" +
+                      preset + "': no published optimized-kernel figures, and none calibrated");
+  // Without a calibration: published CMSIS-NN figures of the core.
   // Convolutions scale with the core's CMSIS-NN / reference FULLY_CONNECTED ratio, except on
   // Helium where pointwise and depthwise convolutions were measured directly.
   const double ratio = p.fc_cmsis[0] / p.fc_ref[0];

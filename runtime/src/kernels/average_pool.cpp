@@ -6,6 +6,7 @@
 
 #include "elementwise_common.h"
 #include "hilsim/kernels/abi/calls.h"
+#include "hilsim/kernels/optimized/abi_calls.h"
 #include "hilsim/kernels/pooling.h"
 #include "hilsim/rt/kernels/kernel_call.h"
 #include "hilsim/rt/kernels/reference.h"
@@ -41,13 +42,17 @@ class AveragePool2DRef final : public Kernel {
     if (!kernels::poolWindowsCoverInput(g))
       throw ModelError("a pooling window of input " + describe(in) + " covers no input");
     acc_ = allocatePersistentArray<int32_t>(ctx, size_t(g.in_c));
+    optimized_ = ctx.kernelLibrary() == timing::KernelLibrary::kOptimized;
     return poolWork(g);
   }
 
   void invoke(InvokeContext& ctx, Node& node) override {
     const Tensor& in = *node.input(0);
     Tensor& out = *node.output(0);
-    if (type_ == TensorType::INT8) {
+    if (type_ == TensorType::INT8 && optimized_) {
+      kernels::abi::OptAveragePoolInt8Call call{p_, in.as<int8_t>(), acc_, out.as<int8_t>()};
+      runCall(ctx, call);
+    } else if (type_ == TensorType::INT8) {
       kernels::abi::AveragePoolInt8Call call{p_, in.as<int8_t>(), acc_, out.as<int8_t>()};
       runCall(ctx, call);
     } else {
@@ -60,6 +65,7 @@ class AveragePool2DRef final : public Kernel {
   kernels::PoolParams p_;
   TensorType type_ = TensorType::INT8;
   int32_t* acc_ = nullptr;  // persistent: in_c accumulators
+  bool optimized_ = false;  // int8: the optimized library's kernel
 };
 
 }  // namespace

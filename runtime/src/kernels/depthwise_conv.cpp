@@ -1,11 +1,13 @@
-// Reference DEPTHWISE_CONV_2D kernel, int8 with per-channel int8 filters and int32 bias
-// (hilsim/kernels/depthwise_conv.h); prepare validates the node and computes the per-channel
+// DEPTHWISE_CONV_2D kernel, int8 with per-channel int8 filters and int32 bias: the reference
+// arithmetic (hilsim/kernels/depthwise_conv.h) or the optimized library's
+// (hilsim/kernels/optimized/depthwise_conv.h); prepare validates the node and computes the per-channel
 // requantization once.
 
 #include <cstdint>
 #include <string>
 
 #include "hilsim/kernels/abi/calls.h"
+#include "hilsim/kernels/optimized/abi_calls.h"
 #include "hilsim/rt/kernels/conv_common.h"
 #include "hilsim/rt/kernels/conv_layer.h"
 #include "hilsim/rt/kernels/kernel_call.h"
@@ -41,18 +43,27 @@ class DepthwiseConv2DRef final : public Kernel {
     if (in.type == TensorType::FLOAT32)
       throw ModelError("float32 DEPTHWISE_CONV_2D is not supported (hilsim supports int8)");
     p_.quant = prepareConvQuant(ctx, in, filter, bias, out, options.activation, g.out_c, 3);
+    optimized_ = ctx.kernelLibrary() == timing::KernelLibrary::kOptimized;
 
     return timing::convolutionWork(describeConvLayer(node)->geometry, 1);
   }
 
   void invoke(InvokeContext& ctx, Node& node) override {
-    kernels::abi::DepthwiseConvInt8Call call{
-        p_, node.input(0)->as<int8_t>(), node.input(1)->as<int8_t>(), node.output(0)->as<int8_t>()};
+    const int8_t* input = node.input(0)->as<int8_t>();
+    const int8_t* filter = node.input(1)->as<int8_t>();
+    int8_t* output = node.output(0)->as<int8_t>();
+    if (optimized_) {
+      kernels::abi::OptDepthwiseConvInt8Call call{p_, input, filter, output};
+      runCall(ctx, call);
+      return;
+    }
+    kernels::abi::DepthwiseConvInt8Call call{p_, input, filter, output};
     runCall(ctx, call);
   }
 
  private:
   kernels::DepthwiseConvParams p_;  // its requantization arrays are in persistent memory
+  bool optimized_ = false;          // the optimized library's kernel (3x3 or general path)
 };
 
 }  // namespace

@@ -7,6 +7,8 @@
 
 #include "hilsim/errors.h"
 #include "hilsim/kernels/abi/calls.h"
+#include "hilsim/kernels/optimized/abi_calls.h"
+#include "hilsim/kernels/optimized/fully_connected.h"
 #include "hilsim/rt/kernels/kernel_call.h"
 #include "hilsim/rt/quant.h"
 
@@ -213,6 +215,26 @@ FullyConnectedParams prepareFullyConnected(const Node& node) {
   return p;
 }
 
+namespace {
+
+kernels::FullyConnectedInt8Params int8Params(const FullyConnectedParams& p) {
+  kernels::FullyConnectedInt8Params q;
+  q.rows = static_cast<int32_t>(p.shape.rows);
+  q.k = static_cast<int32_t>(p.shape.k);
+  q.n = static_cast<int32_t>(p.shape.n);
+  q.input_offset = -p.input_zero_point;
+  q.output_offset = p.output_zero_point;
+  q.filter_offset = 0;  // the filter zero point, checked to be 0 by prepare
+  q.per_channel = p.per_channel ? 1 : 0;
+  q.act_min = p.act_min;
+  q.act_max = p.act_max;
+  q.multipliers = p.persistent_multipliers ? p.persistent_multipliers : p.multipliers.data();
+  q.shifts = p.persistent_shifts ? p.persistent_shifts : p.shifts.data();
+  return q;
+}
+
+}  // namespace
+
 FullyConnectedParams prepareFullyConnected(PrepareContext& ctx, const Node& node) {
   FullyConnectedParams p = prepareFullyConnected(node);
   if (p.type == TensorType::INT8) {
@@ -223,6 +245,13 @@ FullyConnectedParams prepareFullyConnected(PrepareContext& ctx, const Node& node
     std::copy(p.shifts.begin(), p.shifts.end(), shifts);
     p.persistent_multipliers = multipliers;
     p.persistent_shifts = shifts;
+    if (ctx.kernelLibrary() == timing::KernelLibrary::kOptimized && p.filter->is_constant &&
+        (!p.bias || p.bias->is_constant)) {
+      int32_t* folded = allocatePersistentArray<int32_t>(ctx, n);
+      kernels::opt::fullyConnectedInt8FoldBias(int8Params(p), p.filter->as<int8_t>(),
+                                               p.bias ? p.bias->as<int32_t>() : nullptr, folded);
+      p.folded_bias = folded;
+    }
   }
   return p;
 }
@@ -248,6 +277,7 @@ uint64_t zeroOperandMacs(const FullyConnectedParams& p) {
   return zero;
 }
 
+
 void runFullyConnectedReference(InvokeContext& ctx, const FullyConnectedParams& p) {
   const auto rows = static_cast<int32_t>(p.shape.rows);
   const auto k = static_cast<int32_t>(p.shape.k);
@@ -265,19 +295,18 @@ void runFullyConnectedReference(InvokeContext& ctx, const FullyConnectedParams& 
     runCall(ctx, call);
     return;
   }
+  if (p.folded_bias) {
+    kernels::abi::OptFullyConnectedInt8Call call;
+    call.params = int8Params(p);
+    call.input = p.input->as<int8_t>();
+    call.filter = p.filter->as<int8_t>();
+    call.folded_bias = p.folded_bias;
+    call.output = p.output->as<int8_t>();
+    runCall(ctx, call);
+    return;
+  }
   kernels::abi::FullyConnectedInt8Call call;
-  kernels::FullyConnectedInt8Params& q = call.params;
-  q.rows = rows;
-  q.k = k;
-  q.n = n;
-  q.input_offset = -p.input_zero_point;
-  q.output_offset = p.output_zero_point;
-  q.filter_offset = 0;  // the filter zero point, checked to be 0 by prepare
-  q.per_channel = p.per_channel ? 1 : 0;
-  q.act_min = p.act_min;
-  q.act_max = p.act_max;
-  q.multipliers = p.persistent_multipliers ? p.persistent_multipliers : p.multipliers.data();
-  q.shifts = p.persistent_shifts ? p.persistent_shifts : p.shifts.data();
+  call.params = int8Params(p);
   call.input = p.input->as<int8_t>();
   call.filter = p.filter->as<int8_t>();
   call.bias = p.bias ? p.bias->as<int32_t>() : nullptr;

@@ -8,6 +8,7 @@
 
 #include "elementwise_common.h"
 #include "hilsim/kernels/abi/calls.h"
+#include "hilsim/kernels/optimized/abi_calls.h"
 #include "hilsim/kernels/pooling.h"
 #include "hilsim/rt/kernels/kernel_call.h"
 #include "hilsim/rt/kernels/reference.h"
@@ -18,7 +19,7 @@ namespace {
 
 class MaxPool2DRef final : public Kernel {
  public:
-  OpWork prepare(PrepareContext&, Node& node) override {
+  OpWork prepare(PrepareContext& ctx, Node& node) override {
     expectArity(node, 1, 1);
     const Tensor& in = requiredInput(node, 0, "input");
     const Tensor& out = *node.output(0);
@@ -46,13 +47,17 @@ class MaxPool2DRef final : public Kernel {
                          std::to_string(out.quant.zero_point0()) + ")");
     }
 
+    optimized_ = ctx.kernelLibrary() == timing::KernelLibrary::kOptimized;
     return poolWork(g);
   }
 
   void invoke(InvokeContext& ctx, Node& node) override {
     const Tensor& in = *node.input(0);
     Tensor& out = *node.output(0);
-    if (type_ == TensorType::INT8) {
+    if (type_ == TensorType::INT8 && optimized_) {
+      kernels::abi::OptMaxPoolInt8Call call{params_, in.as<int8_t>(), out.as<int8_t>()};
+      runCall(ctx, call);
+    } else if (type_ == TensorType::INT8) {
       kernels::abi::MaxPoolInt8Call call{params_, in.as<int8_t>(), out.as<int8_t>()};
       runCall(ctx, call);
     } else if (type_ == TensorType::INT16) {
@@ -67,6 +72,7 @@ class MaxPool2DRef final : public Kernel {
  private:
   kernels::PoolParams params_;
   TensorType type_ = TensorType::INT8;
+  bool optimized_ = false;  // int8: the optimized library's kernel
 };
 
 }  // namespace

@@ -133,21 +133,11 @@ TEST(ConfigDefaults, BundledMultiCoreConfigs) {
 
 TEST(ConfigDefaults, EveryCpuPresetAndKernelLibrary) {
   for (const std::string& preset : timing::cpuPresetNames()) {
-    for (const auto library : {KernelLibrary::kReference, KernelLibrary::kCmsisNn}) {
+    for (const auto library : {KernelLibrary::kReference, KernelLibrary::kOptimized}) {
       const std::string kernels = config::toString(library);
       SCOPED_TRACE(preset + " " + kernels);
       const std::vector<config::Override> sets = {{"cpu.preset=" + preset},
                                                   {"cpu.kernels=" + kernels}};
-      if ((preset == "rv32im" || preset == "fe310") && library == KernelLibrary::kCmsisNn) {
-        EXPECT_EQ(loadError("", sets),
-                  "--set cpu.kernels=cmsis_nn: cpu.kernels = 'cmsis_nn' is not available for "
-                  "cpu.preset = '" +
-                      preset +
-                      "': cmsis_nn has no kernels for that core (cpu.preset set "
-                      "at --set cpu.preset=" +
-                      preset + ")");
-        continue;
-      }
       const HardwareConfig hw = loadConfig("", sets);
       EXPECT_EQ(hw.cpu.preset, preset);
       EXPECT_EQ(hw.cpu.kernels, library);
@@ -221,11 +211,10 @@ TEST(ConfigDefaults, BoardPresetsResolveToTheirPart) {
       EXPECT_GT(hw.cpu.coefficients.fc_per_mac, core.fc_per_mac);  // its flash costs more
     else
       expectCoefficientsEq(hw.cpu.coefficients, core);
-    // CMSIS-NN's figures are the core's on every board.
-    if (c.core != "rv32im")
-      EXPECT_EQ(
-          withSets({"cpu.preset=" + c.board, "cpu.kernels=cmsis_nn"}).cpu.coefficients.fc_per_mac,
-          timing::cpuPreset(c.core, KernelLibrary::kCmsisNn).fc_per_mac);
+    // The optimized kernels' figures are the core's on every board.
+    EXPECT_EQ(
+        withSets({"cpu.preset=" + c.board, "cpu.kernels=optimized"}).cpu.coefficients.fc_per_mac,
+        timing::cpuPreset(c.core, KernelLibrary::kOptimized).fc_per_mac);
     // Each key can still be given over the board's value.
     const HardwareConfig given =
         withSets({"cpu.preset=" + c.board, "cpu.flash_wait_states=1", "cpu.flash.icache_lines=0",
@@ -236,7 +225,7 @@ TEST(ConfigDefaults, BoardPresetsResolveToTheirPart) {
 }
 
 TEST(ConfigDefaults, HeliumKernelsPadTheReduction) {
-  const HardwareConfig hw = withSets({"cpu.preset=cortex-m55-helium", "cpu.kernels=cmsis_nn"});
+  const HardwareConfig hw = withSets({"cpu.preset=cortex-m55-helium", "cpu.kernels=optimized"});
   EXPECT_EQ(hw.cpu.coefficients.reduction_multiple, 16u);
 }
 
@@ -262,8 +251,8 @@ TEST(ConfigDefaults, WeightMemorySetsTheFactorUnlessItIsGiven) {
 
 TEST(ConfigDefaults, OneCoefficientOverridesOnlyItself) {
   const HardwareConfig hw =
-      withSets({"cpu.preset=cortex-m4f", "cpu.kernels=cmsis_nn", "cpu.coefficients.fc_per_mac=5"});
-  timing::CpuCoefficients expected = timing::cpuPreset("cortex-m4f", KernelLibrary::kCmsisNn);
+      withSets({"cpu.preset=cortex-m4f", "cpu.kernels=optimized", "cpu.coefficients.fc_per_mac=5"});
+  timing::CpuCoefficients expected = timing::cpuPreset("cortex-m4f", KernelLibrary::kOptimized);
   expected.fc_per_mac = 5.0;
   expectCoefficientsEq(hw.cpu.coefficients, expected);
 }
@@ -340,7 +329,7 @@ TEST(ConfigDefaults, ToYamlRoundTrips) {
   const std::vector<std::vector<std::string>> cases = {
       {},
       {"accel.num_cores=16", "bus.width_bytes=64", "memory.bytes_per_cycle=64"},
-      {"cpu.preset=cortex-m55-helium", "cpu.kernels=cmsis_nn", "cpu.weight_memory=sram",
+      {"cpu.preset=cortex-m55-helium", "cpu.kernels=optimized", "cpu.weight_memory=sram",
        "cpu.clock_mhz=123.456", "cpu.coefficients.softmax_per_element=0.1",
        "accel.core.dataflow=is", "accel.core.double_buffer=false", "bus.arbitration=fixed",
        "sim.log_level=trace", "sim.fault=dma_unmapped", "sim.fault_at_job=3",

@@ -188,9 +188,10 @@ TEST_F(ConfigErrors, RulesBetweenKeysNameBothKeys) {
             "F:3: accel.core.sram_bytes = 262144 cannot hold one weight tile of "
             "accel.core.array_rows x accel.core.array_cols = 1024 x 1024 = 1048576 bytes "
             "(accel.core.sram_bytes is the default; accel.core.array_cols set at F:4)");
-  EXPECT_EQ(errorOf("cpu:\n  preset: rv32im\n  kernels: cmsis_nn\n"),
-            "F:3: cpu.kernels = 'cmsis_nn' is not available for cpu.preset = 'rv32im': cmsis_nn "
-            "has no kernels for that core (cpu.preset set at F:2)");
+  EXPECT_EQ(errorOf("cpu:\n  preset: cortex-m4f\n  kernels: cmsis_nn\n"),
+            "F:3: cpu.kernels = 'cmsis_nn': the estimated CMSIS-NN library is replaced by "
+            "hilsim's optimized kernels, executed on the instruction-set simulator: write "
+            "'optimized'");
 }
 
 TEST_F(ConfigErrors, OneBelowTheSramRule) {

@@ -315,10 +315,6 @@ Calibration calibrate(const config::HardwareConfig& given, const ProgressCallbac
     throw UsageError("calibrate: cpu.preset '" + given.cpu.preset +
                      "' has no instruction-set simulator (presets with one: " + with_iss + ")");
   }
-  if (given.cpu.kernels != timing::KernelLibrary::kReference)
-    throw UsageError(
-        "calibrate: the instruction-set simulator runs the reference kernels only; "
-        "set cpu.kernels to reference");
   config::HardwareConfig config = given;
   config.cpu.model = config::CpuModel::kIss;
 
@@ -350,7 +346,9 @@ Calibration calibrate(const config::HardwareConfig& given, const ProgressCallbac
 std::string calibrationYaml(const Calibration& cal) {
   char line[256];
   std::string out =
-      "# CPU cost-model coefficients fitted by `hilsim calibrate` to the reference kernels\n"
+      "# CPU cost-model coefficients fitted by `hilsim calibrate` to the " +
+      std::string(config::toString(cal.cpu.kernels)) +
+      " kernels\n"
       "# executed on the instruction-set simulator of cpu.preset " +
       cal.cpu.preset + "\n";
   std::snprintf(line, sizeof line, "# (flash wait states %u, SRAM wait states %u).\n",
@@ -364,6 +362,7 @@ std::string calibrationYaml(const Calibration& cal) {
     out += line;
   }
   out += "cpu:\n  preset: " + cal.cpu.preset + "\n";
+  out += "  kernels: " + std::string(config::toString(cal.cpu.kernels)) + "\n";
   std::snprintf(line, sizeof line, "  flash_wait_states: %u\n  sram_wait_states: %u\n",
                 cal.cpu.flash_wait_states, cal.cpu.sram_wait_states);
   out += line;

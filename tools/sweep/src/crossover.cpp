@@ -86,6 +86,7 @@ CrossoverPoint measure(sim::HostSide& side, const config::HardwareConfig& config
   options.clock = &side.host;
   options.profiler = &collector;
   options.cost_model = config::costModel(config);
+  options.kernels = config.cpu.kernels;
   options.cpu_target = side.mcu;
   CrossoverPoint p;
   {

@@ -29,6 +29,9 @@ struct InterpreterOptions {
   // Where the reference kernels' arithmetic runs (nullptr: on the host). Must outlive the
   // interpreter; allocate() maps the arena, persistent memory and the model's bytes into it.
   CpuTarget* cpu_target = nullptr;
+  // The kernel library of the CPU layers (PrepareContext::kernelLibrary). A CpuTarget must run an
+  // image of the same library.
+  timing::KernelLibrary kernels = timing::KernelLibrary::kReference;
 };
 
 class Interpreter {

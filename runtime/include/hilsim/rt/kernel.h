@@ -46,6 +46,9 @@ class PrepareContext {
   // valid as long as the interpreter: for what prepare computes once and a kernel call points
   // at, so that a CpuTarget can address it (the interpreter maps this memory for it).
   virtual void* allocatePersistent(size_t bytes, size_t alignment) = 0;
+  // The kernel library the CPU layers run (InterpreterOptions::kernels): with kOptimized the
+  // kernels that have an optimized variant prepare and call it.
+  virtual timing::KernelLibrary kernelLibrary() const { return timing::KernelLibrary::kReference; }
 };
 
 // `count` zero-initialised values of T in persistent memory (PrepareContext::allocatePersistent).

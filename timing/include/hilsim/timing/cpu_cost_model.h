@@ -119,12 +119,14 @@ struct CpuCoefficients {
   double weight_memory_factor = 1.0;
 };
 
-enum class KernelLibrary : uint8_t { kReference, kCmsisNn };
+// The kernel library the CPU runs: TFLite Micro's reference kernels, or hilsim's optimized int8
+// kernels (kernels/optimized).
+enum class KernelLibrary : uint8_t { kReference, kOptimized };
 
 // The CPU presets: names accepted by `cpu.preset`.
 const std::vector<std::string>& cpuPresetNames();
 // Coefficients of a preset for a kernel library. Throws hilsim::ConfigError if the pair does not
-// exist (CMSIS-NN has no RISC-V kernels).
+// exist (no optimized-library coefficients for the preset).
 CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library);
 // Clock of the preset's typical part, in MHz.
 double cpuPresetClockMhz(const std::string& preset);

@@ -101,6 +101,14 @@ enum class KernelId : uint32_t {
   kAveragePoolInt16 = 76,
   // SOFTMAX
   kSoftmaxInt16 = 77,
+  // The optimized library (kernels/optimized, calls in hilsim/kernels/optimized/abi_calls.h);
+  // only the images built with it dispatch these.
+  kOptFullyConnectedInt8 = 78,
+  kOptConvInt8Pointwise = 79,
+  kOptConvInt8Im2col = 80,
+  kOptDepthwiseConvInt8 = 81,
+  kOptMaxPoolInt8 = 82,
+  kOptAveragePoolInt8 = 83,
 };
 
 }  // namespace hilsim::kernels::abi

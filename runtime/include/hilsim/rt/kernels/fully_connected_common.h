@@ -30,6 +30,10 @@ struct FullyConnectedParams {
   // points at (set by the PrepareContext overload of prepareFullyConnected; else nullptr).
   const int32_t* persistent_multipliers = nullptr;
   const int32_t* persistent_shifts = nullptr;
+  // With the optimized library (PrepareContext::kernelLibrary) and a constant filter: the bias
+  // with the input offset folded in, n values in persistent memory, which the optimized kernel's
+  // call points at; else nullptr and the reference kernel runs.
+  const int32_t* folded_bias = nullptr;
 
   // float32 path
   float act_min_f = 0.0f;
@@ -50,8 +54,9 @@ OpWork fullyConnectedWork(const FullyConnectedParams& params);
 // point multiplies and adds faster (OpWork::zero_operand_macs).
 uint64_t zeroOperandMacs(const FullyConnectedParams& params);
 
-// The reference kernel (hilsim/kernels/fully_connected.h) on the layer's tensors, through its
-// kernel call (rt/kernels/kernel_call.h): on the host or on the CpuTarget. A CpuTarget needs
+// The CPU kernel on the layer's tensors, through its kernel call (rt/kernels/kernel_call.h): on
+// the host or on the CpuTarget. The optimized kernel (hilsim/kernels/optimized) where prepare
+// folded a bias, else the reference kernel (hilsim/kernels/fully_connected.h). A CpuTarget needs
 // params from the PrepareContext overload of prepareFullyConnected.
 void runFullyConnectedReference(InvokeContext& ctx, const FullyConnectedParams& params);
 

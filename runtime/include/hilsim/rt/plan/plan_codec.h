@@ -33,7 +33,7 @@ struct Decision {
 // beyond the cost coefficients. Driver figures are host-CPU cycles as the planner used them.
 struct CpuAssumptions {
   std::string preset;   // cpu.preset
-  std::string kernels;  // cpu.kernels: reference | cmsis_nn
+  std::string kernels;  // cpu.kernels: reference | optimized
   std::string model;    // cpu.model: iss | cost
   double clock_mhz = 0;
   uint64_t driver_job_cycles = 0;

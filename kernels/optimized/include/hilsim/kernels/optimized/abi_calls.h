@@ -1,0 +1,128 @@
+#pragma once
+// The optimized library's kernel calls (hilsim/kernels/abi): one Call type per optimized kernel
+// variant, with its visit() and run(), and OptimizedCalls, the list that the optimized firmware
+// images dispatch beside the reference kernels' AllCalls. The prepared data a call points at (the
+// folded biases, the im2col columns) must lie in memory the target can address: the persistent
+// pool and the tensor arena. Freestanding.
+
+#include <cstdint>
+
+#include "hilsim/kernels/abi/calls.h"
+#include "hilsim/kernels/abi/dispatch.h"
+#include "hilsim/kernels/optimized/conv.h"
+#include "hilsim/kernels/optimized/depthwise_conv.h"
+#include "hilsim/kernels/optimized/fully_connected.h"
+#include "hilsim/kernels/optimized/pooling.h"
+
+namespace hilsim::kernels::abi {
+
+struct OptFullyConnectedInt8Call {
+  static constexpr KernelId kId = KernelId::kOptFullyConnectedInt8;
+  FullyConnectedInt8Params params;
+  const int8_t* input = nullptr;
+  const int8_t* filter = nullptr;
+  const int32_t* folded_bias = nullptr;  // opt::fullyConnectedInt8FoldBias, n values
+  int8_t* output = nullptr;
+};
+
+template <class V>
+constexpr void visit(V& v, OptFullyConnectedInt8Call& c) {
+  visit(v, c.params);
+  v(c.input);
+  v(c.filter);
+  v(c.folded_bias);
+  v(c.output);
+}
+
+inline void run(const OptFullyConnectedInt8Call& c) {
+  opt::fullyConnectedInt8(c.params, c.input, c.filter, c.folded_bias, c.output);
+}
+
+struct OptConvInt8PointwiseCall {
+  static constexpr KernelId kId = KernelId::kOptConvInt8Pointwise;
+  ConvParams params;
+  const int8_t* input = nullptr;
+  const int8_t* filter = nullptr;
+  const int32_t* folded_bias = nullptr;  // opt::convInt8PointwiseFoldBias, out_c values
+  int8_t* output = nullptr;
+};
+
+template <class V>
+constexpr void visit(V& v, OptConvInt8PointwiseCall& c) {
+  visit(v, c.params);
+  v(c.input);
+  v(c.filter);
+  v(c.folded_bias);
+  v(c.output);
+}
+
+inline void run(const OptConvInt8PointwiseCall& c) {
+  opt::convInt8Pointwise(c.params, c.input, c.filter, c.folded_bias, c.output);
+}
+
+struct OptConvInt8Im2colCall {
+  static constexpr KernelId kId = KernelId::kOptConvInt8Im2col;
+  ConvParams params;
+  const int8_t* input = nullptr;
+  const int8_t* filter = nullptr;
+  int16_t* scratch = nullptr;  // opt::convInt8Im2colScratchElements values, 4-byte aligned
+  int8_t* output = nullptr;
+};
+
+template <class V>
+constexpr void visit(V& v, OptConvInt8Im2colCall& c) {
+  visit(v, c.params);
+  v(c.input);
+  v(c.filter);
+  v(c.scratch);
+  v(c.output);
+}
+
+inline void run(const OptConvInt8Im2colCall& c) {
+  opt::convInt8Im2col(c.params, c.input, c.filter, c.scratch, c.output);
+}
+
+struct OptDepthwiseConvInt8Call {
+  static constexpr KernelId kId = KernelId::kOptDepthwiseConvInt8;
+  DepthwiseConvParams params;
+  const int8_t* input = nullptr;
+  const int8_t* filter = nullptr;
+  int8_t* output = nullptr;
+};
+
+template <class V>
+constexpr void visit(V& v, OptDepthwiseConvInt8Call& c) {
+  visit(v, c.params);
+  v(c.input);
+  v(c.filter);
+  v(c.output);
+}
+
+// The 3x3 path where it applies, else the general one.
+inline void run(const OptDepthwiseConvInt8Call& c) {
+  if (opt::depthwiseConvInt8Is3x3(c.params))
+    opt::depthwiseConvInt8_3x3(c.params, c.input, c.filter, c.output);
+  else
+    opt::depthwiseConvInt8(c.params, c.input, c.filter, c.output);
+}
+
+using OptMaxPoolInt8Call =
+    UnaryCall<KernelId::kOptMaxPoolInt8, PoolParams, int8_t, int8_t, opt::maxPoolInt8>;
+using OptAveragePoolInt8Call =
+    AveragePoolCall<KernelId::kOptAveragePoolInt8, int8_t, opt::averagePoolInt8>;
+
+using OptimizedCalls =
+    CallList<OptFullyConnectedInt8Call, OptConvInt8PointwiseCall, OptConvInt8Im2colCall,
+             OptDepthwiseConvInt8Call, OptMaxPoolInt8Call, OptAveragePoolInt8Call>;
+
+static_assert(largestCallWords(OptimizedCalls{}) <= kMaxCallWords, "raise kMaxCallWords");
+
+// Runs a packed call of the reference or the optimized library (dispatch.h).
+template <class PointerOf>
+CallStatus dispatchOptimized(uint32_t kernel_id, const uint32_t* words, PointerOf pointer_of) {
+  if (kernel_id >= static_cast<uint32_t>(KernelId::kOptFullyConnectedInt8))
+    return dispatch(OptimizedCalls{}, kernel_id, words, pointer_of);
+  return dispatch(AllCalls{}, kernel_id, words, pointer_of);
+}
+
+}  // namespace hilsim::kernels::abi
