@@ -141,7 +141,10 @@ TEST(PlanCodec, PlanSetRoundTrips) {
 }
 
 TEST(Predict, BreakEvenSeparatesTinyFromLargeLayers) {
-  const timing::PlatformTiming t = config::platformTiming(config::HardwareConfig{});
+  // A driver costing 8000 cycles per job puts the break-even between these sizes.
+  config::HardwareConfig costly;
+  costly.cpu.driver_job_cycles = 8000;
+  const timing::PlatformTiming t = config::platformTiming(costly);
   const timing::CpuCostModel cpu;
   const auto be = breakEvenMacs({1, 16, 16}, hw(4), t, cpu);
   ASSERT_TRUE(be.has_value());
