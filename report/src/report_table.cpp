@@ -128,18 +128,16 @@ void printReport(std::ostream& out, const RunReport& report, const TableOptions&
                2)
       << "x over ref, " << withCommas(t.macs) << " MACs, arena " << withCommas(report.arena_bytes)
       << " bytes\n";
-  out << "energy: " << fixed(t.energy_uj, 3) << " uJ per invocation (";
-  bool first_component = true;
-  for (const auto& component : t.energy.components()) {
-    if (component.second == 0.0) continue;
-    out << (first_component ? "" : ", ") << component.first << " " << fixed(component.second, 3);
-    first_component = false;
-  }
-  out << "), reference path " << fixed(t.ref_energy_uj, 3) << " uJ, average power "
+  // Two lines, each within the default 160 columns.
+  out << "energy: " << fixed(t.energy_uj, 3) << " uJ per invocation, reference path "
+      << fixed(t.ref_energy_uj, 3) << " uJ, average power "
       << fixed(t.seconds > 0 ? t.energy_uj / t.seconds * 1e-3 : 0.0, 2) << " mW";
   if (report.with_accelerator)
     out << ", accelerator " << fixed(acceleratorArea(report.config).totalMm2(), 3) << " mm2 at "
         << energy::techNodeName(report.config.energy.preset);
+  out << "\nenergy by component (uJ):";
+  for (const auto& component : t.energy.components())
+    if (component.second != 0.0) out << " " << component.first << " " << fixed(component.second, 3);
   out << "\n";
   if (const std::optional<CompareSummary> compare = report.compareSummary()) {
     if (compare->checks == 0)
