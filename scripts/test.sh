@@ -4,8 +4,8 @@
 #   2. an -O3 -march=native build: the bit-exactness tests (GCC's int8 dot product pitfall) and
 #      the determinism tests, which also check that it reproduces step 1's results byte for byte
 #      (the firmware goldens are left out: the ISS does not run host code);
-#   3. an AddressSanitizer + UndefinedBehaviorSanitizer build: the bad-input tests (loader label),
-#      fault injection and the ISS report tests; HILSIM_TEST_FULL=1 runs the whole suite there;
+#   3. an AddressSanitizer + UndefinedBehaviorSanitizer build: the tests labelled `sanitize` (bad
+#      inputs, fault injection, the ISS report); HILSIM_TEST_FULL=1 runs the whole suite there;
 #   4. the libFuzzer targets (clang), each for HILSIM_FUZZ_SECONDS (default 60).
 # HILSIM_SHARED_DIR overrides where ../shared is. HILSIM_TEST_QUICK=1 runs only step 1.
 set -euo pipefail
@@ -72,11 +72,8 @@ asan_stage() {
     run_ctest build-asan --timeout 900
     return
   fi
-  build_targets build-asan hilsim_loader_tests hilsim_errors_e2e_tests \
-    hilsim_malformed_ops_e2e_tests hilsim_corpus_e2e_tests hilsim_fuzz_regression_tests \
-    hilsim_fault_e2e_tests hilsim_iss_report_e2e_tests
-  run_ctest build-asan --timeout 900 \
-    -R '^(Bad[A-Za-z]*|Corpus|FuzzRegressions|MalformedOps|ModelLoader|FaultRuns|Faults/FaultInjection|IssReport)\.'
+  build_targets build-asan hilsim_sanitize_tests
+  run_ctest build-asan --timeout 900 -L '^sanitize$'
 }
 fuzz_stage() {
   HILSIM_SHARED_DIR="$shared" FUZZ_SECONDS=${HILSIM_FUZZ_SECONDS:-60} ./scripts/fuzz.sh

@@ -10,10 +10,12 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <limits>
 #include <stdexcept>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "block_timing.h"
@@ -97,6 +99,8 @@ struct Cpu::Impl {
   bool stopped_by_request = false;
   bool runaway = false;
   std::string pending_fault;
+  // An exception a callback caught, rethrown once the engine has returned.
+  std::exception_ptr pending_error;
   int invalid_access_type = -1;
   uint64_t invalid_access_address = 0;
 
@@ -107,7 +111,27 @@ struct Cpu::Impl {
   FastPaths paths;
 
   explicit Impl(const CpuOptions& o)
-      : options(o), info(coreInfo(o.core)), riscv(o.core == Core::kRv32im), paths(riscv, cycles) {}
+      : options(o), info(coreInfo(o.core)), riscv(o.core == Core::kRv32im), paths(riscv, cycles) {
+    paths.setUnalignedRule(unalignedRule(o.core));
+  }
+
+  // What an unaligned halfword or word access does on `core` (iss/README.md).
+  static FastPaths::UnalignedRule unalignedRule(Core core) {
+    FastPaths::UnalignedRule rule;
+    switch (core) {
+      case Core::kCortexM0Plus:  // Armv6-M: always a HardFault
+      case Core::kRv32im:        // the E31 traps (load/store address misaligned)
+        rule.faults = true;
+        break;
+      case Core::kCortexM4F:  // Cortex-M4 TRM, load/store timings: split into aligned parts
+      case Core::kCortexM33:  // timed as the Cortex-M4
+        rule.word_extra_cycles[1] = rule.word_extra_cycles[3] = 2;  // byte, halfword, byte
+        rule.word_extra_cycles[2] = 1;                              // two halfwords
+        rule.halfword_extra_cycles[1] = 1;                          // two bytes
+        break;
+    }
+    return rule;
+  }
 
   ~Impl() {
     for (Frame& f : frames)
@@ -241,20 +265,31 @@ struct Cpu::Impl {
 
   // ---- callbacks (C entry points; exceptions must not cross Unicorn) ------------------------
 
-  static void blockHook(uc_engine*, uint64_t address, uint32_t size, void* user) {
+  // Keeps the exception being handled for run() to rethrow, and stops the engine.
+  void stopWithCurrentException() noexcept {
+    if (!pending_error) pending_error = std::current_exception();
+    stop_requested = true;
+    uc_emu_stop(uc);
+  }
+
+  static void blockHook(uc_engine*, uint64_t address, uint32_t size, void* user) noexcept {
     Impl& s = *static_cast<Impl*>(user);
     try {
       s.onBlock(uint32_t(address), size);
-    } catch (const std::exception& e) {
-      s.pending_fault = std::string("internal error in the block hook: ") + e.what();
-      uc_emu_stop(s.uc);
+    } catch (...) {
+      s.stopWithCurrentException();
     }
   }
-  static void divideHook(uc_engine*, uint64_t address, uint32_t, void* user) {
-    static_cast<Impl*>(user)->onDivide(uint32_t(address));
+  static void divideHook(uc_engine*, uint64_t address, uint32_t, void* user) noexcept {
+    Impl& s = *static_cast<Impl*>(user);
+    try {
+      s.onDivide(uint32_t(address));
+    } catch (...) {
+      s.stopWithCurrentException();
+    }
   }
   static bool invalidHook(uc_engine*, uc_mem_type type, uint64_t address, int, int64_t,
-                          void* user) {
+                          void* user) noexcept {
     Impl& s = *static_cast<Impl*>(user);
     s.invalid_access_type = int(type);
     s.invalid_access_address = address;
@@ -266,7 +301,7 @@ struct Cpu::Impl {
     return int64_t(options.flash_wait_states) - int64_t(options.sram_wait_states);
   }
 
-  static uint64_t countedRead(uc_engine*, uint64_t offset, unsigned size, void* user) {
+  static uint64_t countedRead(uc_engine*, uint64_t offset, unsigned size, void* user) noexcept {
     CountedRegion& r = *static_cast<CountedRegion*>(user);
     r.impl->cycles += uint64_t(r.impl->countedReadCycles());
     uint64_t v = 0;
@@ -274,25 +309,31 @@ struct Cpu::Impl {
       v |= uint64_t(r.data.get()[offset + i]) << (8 * i);
     return v;
   }
-  static void countedWrite(uc_engine*, uint64_t offset, unsigned, uint64_t, void* user) {
+  static void countedWrite(uc_engine*, uint64_t offset, unsigned, uint64_t, void* user) noexcept {
     CountedRegion& r = *static_cast<CountedRegion*>(user);
-    r.impl->fail("write to read-only model flash at " + hex(r.base + offset));
+    try {
+      r.impl->fail("write to read-only model flash at " + hex(r.base + offset));
+    } catch (...) {
+      r.impl->stopWithCurrentException();
+    }
   }
-  static uint64_t mmioRead(uc_engine*, uint64_t offset, unsigned size, void* user) {
+  // A handler's exception stops the engine and leaves call() or resume() once it has returned.
+  static uint64_t mmioRead(uc_engine*, uint64_t offset, unsigned size, void* user) noexcept {
     MmioBinding& m = *static_cast<MmioBinding*>(user);
     try {
       return m.handler->read(uint32_t(offset), size);
-    } catch (const std::exception& e) {
-      m.impl->fail("MMIO read at " + hex(m.base + offset) + " failed: " + e.what());
+    } catch (...) {
+      m.impl->stopWithCurrentException();
       return 0;
     }
   }
-  static void mmioWrite(uc_engine*, uint64_t offset, unsigned size, uint64_t value, void* user) {
+  static void mmioWrite(uc_engine*, uint64_t offset, unsigned size, uint64_t value,
+                        void* user) noexcept {
     MmioBinding& m = *static_cast<MmioBinding*>(user);
     try {
       m.handler->write(uint32_t(offset), size, value);
-    } catch (const std::exception& e) {
-      m.impl->fail("MMIO write at " + hex(m.base + offset) + " failed: " + e.what());
+    } catch (...) {
+      m.impl->stopWithCurrentException();
     }
   }
 
@@ -375,6 +416,25 @@ struct Cpu::Impl {
     return r;
   }
 
+  // An unaligned access the core does not make: the engine stopped with the core's exception.
+  RunResult unalignedFaultResult(uint32_t pc_now) const {
+    const FastPaths::UnalignedFault& f = paths.unalignedFault();
+    RunResult r;
+    r.reason = StopReason::kFault;
+    // The access is found among its block's by its address; the RISC-V engine stops past it.
+    r.pc = prev != nullptr ? faultingInstruction(prev->start, f.address)
+           : riscv         ? pc_now - 4
+                           : pc_now;
+    const std::string access = std::string(f.bytes == 4 ? "word" : "halfword") +
+                               (f.store ? " store to " : " load from ") + hex(f.address);
+    if (riscv)
+      r.fault = std::string(f.store ? "store" : "load") + " address misaligned trap (mcause " +
+                (f.store ? "6" : "4") + "): " + access;
+    else
+      r.fault = "HardFault: unaligned " + access + " (Armv6-M has no unaligned accesses)";
+    return r;
+  }
+
   bool stoppedAtWfi(uint32_t pc_now) const {
     if (riscv) {
       uint32_t word = 0;
@@ -421,6 +481,8 @@ struct Cpu::Impl {
     prev = frame.prev;
     stop_requested = stopped_by_request = runaway = false;
     pending_fault.clear();
+    pending_error = nullptr;
+    paths.clearUnalignedFault();
     invalid_access_type = -1;
     running = true;
     uc_err err;
@@ -429,6 +491,10 @@ struct Cpu::Impl {
       err = uc_emu_start(uc, start_pc | (info.thumb ? 1u : 0u), kReturnSentinel, 0, 0);
     }
     running = false;
+    if (pending_error) {
+      abandonAllCalls();
+      std::rethrow_exception(std::exchange(pending_error, nullptr));
+    }
     const uint32_t pc_now = pc();
 
     RunResult r;
@@ -436,6 +502,8 @@ struct Cpu::Impl {
       r.reason = StopReason::kFault;
       r.pc = pc_now;
       r.fault = pending_fault;
+    } else if (paths.unalignedFault().raised) {
+      r = unalignedFaultResult(pc_now);
     } else if (err != UC_ERR_OK) {
       r = faultResult(err, pc_now);
     } else if (runaway) {

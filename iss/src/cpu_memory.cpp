@@ -3,6 +3,8 @@
 
 #include "cpu_impl.h"
 
+#include <cctype>
+
 namespace hilsim::iss {
 
 void Cpu::mapHostMemory(uint32_t base, void* host, size_t bytes, bool writable) {
@@ -96,12 +98,127 @@ uint32_t Cpu::readRegister(unsigned n) const {
   return impl_->reg(impl_->regId(n));
 }
 
+namespace {
+
+// Tag_CPU_arch values (ARM IHI 0045) of the M-profile architectures.
+std::string armArchitectureName(uint32_t tag) {
+  switch (tag) {
+    case 10:
+      return "Armv7";
+    case 11:
+      return "Armv6-M";
+    case 12:
+      return "Armv6S-M";
+    case 13:
+      return "Armv7E-M";
+    case 16:
+      return "Armv8-M Baseline";
+    case 17:
+      return "Armv8-M Mainline";
+    case 21:
+      return "Armv8.1-M Mainline";
+    default:
+      return "architecture " + std::to_string(tag) + " (Tag_CPU_arch)";
+  }
+}
+
+// What the compiler says the code of `image` needs, against what `info`'s core has: its
+// architecture (Tag_CPU_arch) and profile, its floating-point unit (Tag_FP_arch: up to 6,
+// VFPv4-D16, the Cortex-M4F's FPv4-SP; up to 8, FPv5-D16, the Cortex-M33's FPv5-SP), Neon and
+// MVE (no Cortex-M here has them); on RISC-V the ISA string's extensions (the E31 is rv32imac).
+// Returns why it cannot run, or "".
+std::string buildAttributesProblem(const ElfImage& image, const CoreInfo& info) {
+  const ElfAttributes& a = image.attributes();
+  const std::string core = std::string(info.preset);
+  if (image.machine() == ElfMachine::kRiscV) {
+    const std::string& isa = a.riscv_arch;
+    if (isa.empty()) return "";
+    if (isa.rfind("rv32", 0) != 0) return "built for " + isa + ", not a 32-bit RISC-V core";
+    // The single-letter extensions of the first component, then "_"-separated ones.
+    std::vector<std::string> extensions;
+    size_t at = 4;
+    const size_t first_end = std::min(isa.find('_'), isa.size());
+    while (at < first_end) {
+      if (std::isalpha(static_cast<unsigned char>(isa[at])))
+        extensions.push_back(isa.substr(at, 1));
+      ++at;
+      while (at < first_end &&
+             (std::isdigit(static_cast<unsigned char>(isa[at])) || isa[at] == 'p'))
+        ++at;
+    }
+    for (size_t next = first_end; next < isa.size();) {
+      const size_t end = std::min(isa.find('_', next + 1), isa.size());
+      std::string name = isa.substr(next + 1, end - next - 1);
+      while (!name.empty() &&
+             (std::isdigit(static_cast<unsigned char>(name.back())) || name.back() == 'p'))
+        name.pop_back();
+      if (!name.empty()) extensions.push_back(name);
+      next = end;
+    }
+    for (const std::string& e : extensions) {
+      const bool single = e.size() == 1;
+      const bool runs = single ? std::string("imac").find(e) != std::string::npos
+                               : !(e.rfind("zf", 0) == 0 || e.rfind("zd", 0) == 0 ||
+                                   e.rfind("zh", 0) == 0 || e.rfind("zv", 0) == 0);
+      if (!runs)
+        return "built for " + isa + ": the " + e + " extension is not on " + core + " (rv32imac)";
+    }
+    return "";
+  }
+  uint32_t newest = 0;  // the newest architecture the core runs code of
+  uint32_t fp_limit = 0;
+  switch (info.core) {
+    case Core::kCortexM0Plus:
+      newest = 12;
+      break;
+    case Core::kCortexM4F:
+      newest = 13;
+      fp_limit = 6;
+      break;
+    case Core::kCortexM33:
+      newest = 17;
+      fp_limit = 8;
+      break;
+    case Core::kRv32im:
+      return "";
+  }
+  const std::string arch = newest == 12 ? "Armv6-M" : armArchitectureName(newest);
+  if (a.fp_arch && *a.fp_arch != 0) {
+    if (fp_limit == 0)
+      return "uses floating-point instructions (Tag_FP_arch " + std::to_string(*a.fp_arch) +
+             "), and " + core + " has no FPU";
+    if (*a.fp_arch > fp_limit)
+      return "needs a newer FPU (Tag_FP_arch " + std::to_string(*a.fp_arch) + ") than " + core +
+             "'s";
+  }
+  // 'A', 'R' or 'S' (either): not the microcontroller profile.
+  if (a.cpu_arch_profile && *a.cpu_arch_profile != 0 && *a.cpu_arch_profile != 'M')
+    return std::string("built for the ") + char(*a.cpu_arch_profile) + " profile, and " + core +
+           " is a microcontroller (" + arch + ")";
+  if (a.cpu_arch) {
+    const uint32_t v = *a.cpu_arch;
+    // Armv7 with the M profile is Armv7-M; Armv8-M Baseline code needs Armv8-M.
+    const bool runs = (v >= 10 && v <= 13 && v <= newest && (v >= 11 || newest >= 13)) ||
+                      ((v == 16 || v == 17) && newest == 17);
+    if (!runs)
+      return "built for " + armArchitectureName(v) + ", which " + core + " (" + arch +
+             ") cannot run";
+  }
+  if (a.simd_arch && *a.simd_arch != 0) return "uses Advanced SIMD (Neon), not on " + core;
+  if (a.mve_arch && *a.mve_arch != 0) return "uses MVE (Helium), not on " + core;
+  return "";
+}
+
+}  // namespace
+
 void Cpu::loadElf(const ElfImage& image) {
   Impl& s = *impl_;
   const bool wants_riscv = image.machine() == ElfMachine::kRiscV;
   if (wants_riscv != s.riscv)
     throw InputError(image.name() + ": an " + (wants_riscv ? "RISC-V" : "Arm") +
                      " executable cannot run on " + s.info.preset);
+  if (const std::string problem = buildAttributesProblem(image, s.info); !problem.empty())
+    throw InputError(image.name() + ": " + problem);
 
   // The model flash segments become one read-only region spanning them.
   uint64_t model_first = std::numeric_limits<uint64_t>::max(), model_end = 0;

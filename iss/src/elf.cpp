@@ -17,6 +17,7 @@ constexpr uint16_t kMachineRiscV = 243;
 constexpr uint32_t kProgramLoad = 1;
 constexpr uint32_t kSectionSymtab = 2;
 constexpr uint32_t kSectionStrtab = 3;
+constexpr uint32_t kSectionAttributes = 0x70000003;  // SHT_ARM_ATTRIBUTES, SHT_RISCV_ATTRIBUTES
 constexpr uint32_t kFlagExecute = 1;
 constexpr uint32_t kFlagWrite = 2;
 constexpr size_t kHeaderBytes = 52;
@@ -68,6 +69,81 @@ class Reader {
 struct Section {
   uint32_t type, offset, size, link, entsize;
 };
+
+// Reads the build attributes section [offset, offset + size) of a checked file: format 'A', then
+// vendor subsections (length, vendor name) holding tagged sub-subsections; the file-wide one (tag
+// 1) lists tag/value pairs. Only the "aeabi" and "riscv" vendors' file attributes are read.
+void readAttributes(const Reader& r, uint64_t offset, uint64_t size, bool riscv,
+                    ElfAttributes& out) {
+  const uint64_t end = offset + size;
+  auto uleb = [&](uint64_t& at, uint64_t limit) {
+    uint64_t value = 0;
+    for (unsigned shift = 0;; shift += 7) {
+      if (at >= limit || shift > 28) r.fail("attributes: malformed ULEB128 number");
+      const uint8_t byte = r.u8(at++);
+      value |= uint64_t(byte & 0x7f) << shift;
+      if ((byte & 0x80) == 0) return value;
+    }
+  };
+  auto text = [&](uint64_t& at, uint64_t limit) {
+    std::string s;
+    while (at < limit && r.u8(at) != 0) s += char(r.u8(at++));
+    if (at >= limit) r.fail("attributes: unterminated string");
+    ++at;
+    return s;
+  };
+  if (size == 0) return;
+  if (r.u8(offset) != 'A') r.fail("attributes: unknown format version");
+  uint64_t at = offset + 1;
+  while (at < end) {
+    if (end - at < 4) r.fail("attributes: truncated vendor subsection");
+    const uint32_t length = r.u32(at);
+    if (length < 4 || length > end - at)
+      r.fail("attributes: vendor subsection length out of range");
+    const uint64_t vendor_end = at + length;
+    uint64_t p = at + 4;
+    const std::string vendor = text(p, vendor_end);
+    if (vendor == (riscv ? "riscv" : "aeabi")) {
+      while (p < vendor_end) {
+        const uint8_t kind = r.u8(p);
+        if (vendor_end - p < 5) r.fail("attributes: truncated subsection");
+        const uint32_t sub_length = r.u32(p + 1);
+        if (sub_length < 5 || sub_length > vendor_end - p)
+          r.fail("attributes: subsection length out of range");
+        const uint64_t sub_end = p + sub_length;
+        if (kind == 1) {  // the whole file
+          uint64_t q = p + 5;
+          while (q < sub_end) {
+            const uint64_t tag = uleb(q, sub_end);
+            // Strings: Arm tags 4, 5, 65, 67 and odd tags above 32 (32 has a number first);
+            // RISC-V odd tags.
+            const bool string =
+                riscv ? (tag & 1) != 0 : tag == 4 || tag == 5 || (tag > 32 && (tag & 1) != 0);
+            if (!riscv && tag == 32) {
+              uleb(q, sub_end);
+              text(q, sub_end);
+              continue;
+            }
+            if (string) {
+              const std::string value = text(q, sub_end);
+              if (riscv && tag == 5) out.riscv_arch = value;
+              continue;
+            }
+            const uint32_t value = uint32_t(uleb(q, sub_end));
+            if (riscv) continue;
+            if (tag == 6) out.cpu_arch = value;
+            if (tag == 7) out.cpu_arch_profile = value;
+            if (tag == 10) out.fp_arch = value;
+            if (tag == 12) out.simd_arch = value;
+            if (tag == 48) out.mve_arch = value;
+          }
+        }
+        p = sub_end;
+      }
+    }
+    at = vendor_end;
+  }
+}
 
 }  // namespace
 
@@ -137,6 +213,14 @@ ElfImage ElfImage::parse(const std::vector<uint8_t>& bytes, const std::string& n
     const uint64_t at = uint64_t(shoff) + uint64_t(index) * kSectionHeaderBytes;
     return Section{r.u32(at + 4), r.u32(at + 16), r.u32(at + 20), r.u32(at + 24), r.u32(at + 36)};
   };
+  for (uint32_t i = 0; i < shnum; ++i) {
+    const Section attributes = section(i);
+    if (attributes.type != kSectionAttributes) continue;
+    r.require(attributes.offset, attributes.size, 1,
+              "attributes (section " + std::to_string(i) + ")");
+    readAttributes(r, attributes.offset, attributes.size, image.machine_ == ElfMachine::kRiscV,
+                   image.attributes_);
+  }
   for (uint32_t i = 0; i < shnum; ++i) {
     const Section symtab = section(i);
     if (symtab.type != kSectionSymtab) continue;

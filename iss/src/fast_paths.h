@@ -4,6 +4,7 @@
 // for translated code. Private to the library.
 
 #include <cstdint>
+#include <string>
 #include <unordered_set>
 #include <vector>
 
@@ -11,8 +12,9 @@ namespace hilsim::iss {
 
 class FastPaths {
  public:
-  // Whether src/unicorn_fast_paths.cpp takes its shortcuts: under Unicorn 2.0, whose code it
-  // matches. Under any other version its definitions forward to the library's own.
+  // Whether src/unicorn_fast_paths.cpp takes its shortcuts: when its overrides were built (the
+  // build found the Unicorn release they match) and that release is the one loaded. Says which
+  // once, at debug level, on the "iss" logger.
   static bool enabled();
 
   // The fast paths of the Cpu whose engine runs on this thread, or null (also when not enabled).
@@ -30,7 +32,9 @@ class FastPaths {
     FastPaths* outer_;
   };
 
-  FastPaths(bool riscv, uint64_t& cycles) : riscv_(riscv), cycles_(cycles) {}
+  // Looks up the library functions the engine overrides forward to (throws ConfigError when the
+  // library lacks one), before the engine exists.
+  FastPaths(bool riscv, uint64_t& cycles);
 
   // Model flash whose every guest load costs `extra_cycles` beyond the block's SRAM access.
   void addCounted(uint32_t base, uint64_t bytes, const uint8_t* data, int64_t extra_cycles);
@@ -64,6 +68,36 @@ class FastPaths {
     return false;
   }
 
+  // Unaligned halfword and word accesses. On a core without them (Armv6-M, and RV32I without
+  // misaligned support in hardware: the E31 traps) the engine raises the core's exception and
+  // unalignedFault() describes the access. On a core with them, each costs `extra_cycles` for
+  // its alignment: [address % 4] for a word, [address % 2] for a halfword (Cortex-M4 TRM).
+  struct UnalignedRule {
+    bool faults = false;
+    uint8_t word_extra_cycles[4] = {};
+    uint8_t halfword_extra_cycles[2] = {};
+  };
+  void setUnalignedRule(const UnalignedRule& rule) { unaligned_ = rule; }
+  // The memory operation the engine should generate for a guest access (QEMU 5.0's MemOp): a
+  // halfword or word access the guest may make at any address demands its natural alignment, so
+  // that only unaligned ones leave the generated code, for unalignedAccess() to see. Accesses
+  // that already demand an alignment, and byte accesses, are kept.
+  uint32_t markAlignment(uint32_t memop) const;
+  // An access that left the generated code; `oi` is its operation and MMU index (TCGMemOpIdx).
+  // Returns the `oi` to carry on with: on a core that allows it, a marked unaligned access is
+  // charged and goes on without the alignment demand; on one that does not, it is recorded and
+  // keeps the demand, so that the engine raises the core's exception.
+  uint32_t unalignedAccess(uint32_t address, uint32_t oi, unsigned bytes, bool store) noexcept;
+  // The access that faulted in the current run, if any; forgotten by clearUnalignedFault().
+  struct UnalignedFault {
+    bool raised = false;
+    uint32_t address = 0;
+    unsigned bytes = 0;
+    bool store = false;
+  };
+  const UnalignedFault& unalignedFault() const { return fault_; }
+  void clearUnalignedFault() { fault_ = {}; }
+
   // The engine filled its TLB for the page at `address`: stores to writable RAM holding no
   // translated code go straight to memory from now on.
   void afterTlbFill(void* engine_cpu, uint32_t address);
@@ -92,6 +126,8 @@ class FastPaths {
   std::vector<std::pair<uint32_t, uint64_t>> writable_;  // base, bytes
   std::unordered_set<uint32_t> code_pages_;              // writable pages that held code
   void* engine_cpu_ = nullptr;                           // the engine's CPUState
+  UnalignedRule unaligned_;
+  UnalignedFault fault_;
   static thread_local uint64_t served_loads_;
 };
 

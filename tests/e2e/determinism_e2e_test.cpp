@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -47,9 +48,10 @@ std::string preset(const std::string& name) {
   return std::string(HILSIM_SOURCE_DIR) + "/configs/" + name + ".yaml";
 }
 
-// The files one run writes into `dir`, by name.
+// The files one run writes into `dir`, by name; `traced` when the run was asked for a trace.
 struct RunFiles {
   std::string output, report, csv, vcd;
+  bool traced = false;
 };
 
 // One `hilsim run` of `model` writing every kind of output into `dir`, with `executable`.
@@ -64,12 +66,17 @@ RunFiles runAll(const std::string& executable, const std::string& dir, const std
   std::string command = "'" + executable + "'";
   for (const std::string& a : args) command += " '" + a + "'";
   EXPECT_EQ(runShell(command + " >/dev/null"), 0) << command;
+  // A run asked for a trace must have written it: text() fails the test on a missing file.
+  const auto vcd = std::find(extra.begin(), extra.end(), "--vcd");
+  const bool traced = vcd != extra.end() && vcd + 1 != extra.end();
   return {text(dir + "/out.bin"), withoutHostTiming(text(dir + "/r.json")), text(dir + "/r.csv"),
-          fs::exists(dir + "/t.vcd") ? text(dir + "/t.vcd") : std::string()};
+          traced ? text(*(vcd + 1)) : std::string(), traced};
 }
 
 void expectSame(const RunFiles& a, const RunFiles& b) {
   EXPECT_FALSE(a.output.empty());
+  EXPECT_EQ(a.traced, b.traced);
+  if (a.traced) EXPECT_FALSE(a.vcd.empty()) << "empty trace";
   EXPECT_TRUE(a.output == b.output) << "outputs differ";
   EXPECT_EQ(a.report, b.report);
   EXPECT_EQ(a.csv, b.csv);

@@ -79,3 +79,24 @@ func count_down
 1:  subs r0, r0, #1
     bne 1b
     bx lr
+
+@ r0 = an address: one access there (Armv6-M raises a HardFault when it is unaligned)
+func load_word
+    ldr r0, [r0]
+    bx lr
+
+func load_halfword
+    ldrh r0, [r0]
+    bx lr
+
+@ r1 stored at r0
+func store_word
+    str r1, [r0]
+    bx lr
+
+@ A word 7 bytes below the stack pointer: never aligned
+func unaligned_stack_load
+    mov r1, sp
+    subs r1, #7
+    ldr r0, [r1]
+    bx lr

@@ -157,6 +157,20 @@ func dot_s8
     bx lr
     .ltorg
 
+@ r0 = an address: one access there (unaligned ones take the TRM's extra cycles)
+func load_word
+    ldr r0, [r0]
+    bx lr
+
+func load_halfword
+    ldrh r0, [r0]
+    bx lr
+
+@ r1 stored at r0
+func store_word
+    str r1, [r0]
+    bx lr
+
     .section .model, "a"
     .byte 1, 2, 3, 4
 

@@ -4,9 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <string>
 #include <vector>
 
+#include "hilsim/iss/elf.h"
 #include "json_file.h"
 #include "runner.h"
 
@@ -358,6 +361,112 @@ TEST(IssErrors, BadInputIsExit2) {
   const RunOutcome wrong_arch = cpuRun({"rv32im", "probes_m4"}, "alu_straight", {});
   EXPECT_EQ(wrong_arch.exit_code, 2);
   EXPECT_NE(wrong_arch.err.find("cannot run on rv32im"), std::string::npos) << wrong_arch.err;
+}
+
+// ---- faults the silicon raises ----------------------------------------------------------------
+
+// The engine overrides (iss/README.md) raise unaligned-access faults and charge unaligned
+// accesses; a build without them runs neither.
+#define HILSIM_NEEDS_ENGINE_OVERRIDES()                                              \
+  if (!HILSIM_UNICORN_OVERRIDES)                                                     \
+  GTEST_SKIP() << "the engine overrides are not built (another Unicorn release, or " \
+                  "-DHILSIM_UNICORN_OVERRIDES=OFF): no unaligned-access faults or costs"
+
+// One exit-3 line: the entry, the faulting instruction and the fault.
+void expectFault(const RunOutcome& out, const std::string& entry, const std::string& pc,
+                 const std::string& fault) {
+  EXPECT_EQ(out.exit_code, 3) << out.command << "\n" << out.err;
+  EXPECT_EQ(out.err,
+            "hilsim: simulation failed: cpu-run: " + entry + ": pc " + pc + ": " + fault + "\n")
+      << out.command;
+}
+
+// The address of `name` in `core`'s probes, as cpu-run prints a pc.
+std::string symbolAddress(const Core& core, const std::string& name) {
+  const iss::ElfImage image = iss::ElfImage::fromFile(probe(core.elf));
+  char text[16];
+  std::snprintf(text, sizeof text, "0x%08x", image.symbol(name).value);
+  return text;
+}
+
+TEST(IssFaults, UnalignedAccessOnCortexM0PlusIsAHardFault) {
+  HILSIM_NEEDS_ENGINE_OVERRIDES();
+  // The example of the Armv6-M ARM (A3.2.1: unaligned accesses always fault): sp - 7.
+  const RunOutcome stack = cpuRun(kM0plus, "unaligned_stack_load", {});
+  EXPECT_EQ(stack.exit_code, 3) << stack.err;
+  EXPECT_NE(stack.err.find("HardFault: unaligned word load from 0x"), std::string::npos)
+      << stack.err;
+  expectFault(cpuRun(kM0plus, "load_word", {"--arg", "0x20000002"}), "load_word",
+              symbolAddress(kM0plus, "load_word"),
+              "HardFault: unaligned word load from 0x20000002 (Armv6-M has no unaligned "
+              "accesses)");
+  expectFault(cpuRun(kM0plus, "load_halfword", {"--arg", "0x20000003"}), "load_halfword",
+              symbolAddress(kM0plus, "load_halfword"),
+              "HardFault: unaligned halfword load from 0x20000003 (Armv6-M has no unaligned "
+              "accesses)");
+  expectFault(cpuRun(kM0plus, "store_word", {"--arg", "0x20000001", "--arg", "5"}), "store_word",
+              symbolAddress(kM0plus, "store_word"),
+              "HardFault: unaligned word store to 0x20000001 (Armv6-M has no unaligned "
+              "accesses)");
+  // Aligned, the same code runs: the table's second word is 1.
+  const RunOutcome aligned = cpuRun(kM0plus, "load_word", {"--arg", "0x20000004"});
+  EXPECT_EQ(aligned.exit_code, 0) << aligned.err;
+}
+
+TEST(IssFaults, MisalignedAccessOnRv32imTraps) {
+  HILSIM_NEEDS_ENGINE_OVERRIDES();
+  expectFault(cpuRun(kRv, "load_word", {"--arg", "0x20000002"}), "load_word",
+              symbolAddress(kRv, "load_word"),
+              "load address misaligned trap (mcause 4): word load from 0x20000002");
+  expectFault(cpuRun(kRv, "load_halfword", {"--arg", "0x20000001"}), "load_halfword",
+              symbolAddress(kRv, "load_halfword"),
+              "load address misaligned trap (mcause 4): halfword load from 0x20000001");
+  expectFault(cpuRun(kRv, "store_word", {"--arg", "0x20000006", "--arg", "5"}), "store_word",
+              symbolAddress(kRv, "store_word"),
+              "store address misaligned trap (mcause 6): word store to 0x20000006");
+  EXPECT_EQ(cpuRun(kRv, "load_word", {"--arg", "0x20000004"}).exit_code, 0);
+}
+
+TEST(IssFaults, UnalignedAccessesOnCortexM4CostTheTrmsExtraCycles) {
+  HILSIM_NEEDS_ENGINE_OVERRIDES();
+  // Cortex-M4 TRM, load/store timings: a halfword-aligned word is two halfword accesses (+1), a
+  // byte-aligned word a byte, a halfword and a byte (+2), a byte-aligned halfword two bytes (+1).
+  for (const Core& core : {kM4, kM33}) {
+    SCOPED_TRACE(core.preset);
+    const uint64_t word = cycles(core, "load_word", {"--arg", "0x20000004"});
+    EXPECT_EQ(cycles(core, "load_word", {"--arg", "0x20000006"}), word + 1);
+    EXPECT_EQ(cycles(core, "load_word", {"--arg", "0x20000005"}), word + 2);
+    EXPECT_EQ(cycles(core, "load_word", {"--arg", "0x20000007"}), word + 2);
+    const uint64_t halfword = cycles(core, "load_halfword", {"--arg", "0x20000004"});
+    EXPECT_EQ(cycles(core, "load_halfword", {"--arg", "0x20000006"}), halfword);
+    EXPECT_EQ(cycles(core, "load_halfword", {"--arg", "0x20000005"}), halfword + 1);
+    const uint64_t store = cycles(core, "store_word", {"--arg", "0x20000004", "--arg", "1"});
+    EXPECT_EQ(cycles(core, "store_word", {"--arg", "0x20000006", "--arg", "1"}), store + 1);
+    EXPECT_EQ(cycles(core, "store_word", {"--arg", "0x20000009", "--arg", "1"}), store + 2);
+  }
+}
+
+TEST(IssFaults, CodeForAnotherArchitectureIsRefusedBeforeRunning) {
+  // Thumb-2 code (Armv7E-M) on the Armv6-M core.
+  const RunOutcome thumb2 = cpuRun({"cortex-m0plus", "probes_m4"}, "alu_straight", {});
+  EXPECT_EQ(thumb2.exit_code, 2) << thumb2.err;
+  EXPECT_EQ(thumb2.err, "hilsim: " + probe("probes_m4") +
+                            ": built for Armv7E-M, which cortex-m0plus (Armv6-M) cannot run\n");
+  // FPv4-SP code on the core without an FPU.
+  const RunOutcome fpu = cpuRun({"cortex-m0plus", "probe_m4f_fpu"}, "add_floats", {});
+  EXPECT_EQ(fpu.exit_code, 2) << fpu.err;
+  EXPECT_NE(fpu.err.find("has no FPU"), std::string::npos) << fpu.err;
+  EXPECT_EQ(std::count(fpu.err.begin(), fpu.err.end(), '\n'), 1) << fpu.err;
+  // Armv8-M Mainline code on the Cortex-M4.
+  const RunOutcome v8m = cpuRun({"cortex-m4f", "probes_m33"}, "alu_straight", {});
+  EXPECT_EQ(v8m.exit_code, 2) << v8m.err;
+  EXPECT_NE(v8m.err.find("built for Armv8-M Mainline, which cortex-m4f (Armv7E-M) cannot run"),
+            std::string::npos)
+      << v8m.err;
+  // What each core runs: its own code and older M-profile code.
+  EXPECT_EQ(cpuRun({"cortex-m33", "probes_m4"}, "alu_straight", {}).exit_code, 0);
+  EXPECT_EQ(cpuRun({"cortex-m4f", "probes_m0plus"}, "alu_straight", {}).exit_code, 0);
+  EXPECT_EQ(cpuRun({"cortex-m4f", "probe_m4f_fpu"}, "add_floats", {}).exit_code, 0);
 }
 
 TEST(IssResults, DotProductReturnsTheSum) {

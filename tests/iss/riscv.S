@@ -123,6 +123,20 @@ func dot_s8
     mv a0, a3
     ret
 
+# a0 = an address: one access there (the E31 traps when it is misaligned)
+func load_word
+    lw a0, 0(a0)
+    ret
+
+func load_halfword
+    lhu a0, 0(a0)
+    ret
+
+# a1 stored at a0
+func store_word
+    sw a1, 0(a0)
+    ret
+
     .section .model, "a"
     .byte 1, 2, 3, 4
 

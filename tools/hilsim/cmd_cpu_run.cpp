@@ -5,6 +5,7 @@
 #include "args.h"
 #include "commands.h"
 #include "hilsim/base/json.h"
+#include "hilsim/base/log.h"
 #include "hilsim/config/loader.h"
 #include "hilsim/errors.h"
 #include "hilsim/firmware/host_mcu.h"
@@ -74,6 +75,7 @@ int cpuRunCommand(int argc, char** argv, int first) {
   std::vector<config::Override> overrides;
   for (const std::string& s : sets) overrides.push_back({s});
   const config::HardwareConfig config = config::loadConfig(config_path.value_or(""), overrides);
+  log::setLevel(config.sim.log_level);
   if (!iss::coreForPreset(config.cpu.preset))
     throw UsageError("cpu-run: cpu.preset '" + config.cpu.preset +
                      "' has no instruction-set simulator (presets with one: " +

@@ -28,6 +28,8 @@ namespace hilsim::iss {
 // bytes (1, 2, 4 or 8). Called synchronously while the CPU executes: the handler must not block.
 // It may call Cpu::requestStop() so that the caller regains control (to synchronize) and then
 // resumes; the stop takes effect at the end of the current basic block.
+// An exception it throws stops the engine; call() or resume() rethrows it once the engine has
+// returned, abandoning the call and any suspended ones (it never unwinds through the engine).
 class MmioHandler {
  public:
   virtual ~MmioHandler() = default;

@@ -28,6 +28,16 @@ struct ElfSymbol {
   bool thumb = false;  // an Arm function whose st_value had bit 0 set
 };
 
+// The build attributes of an executable (.ARM.attributes, .riscv.attributes): what the compiler
+// says the code needs. Absent tags stay empty.
+struct ElfAttributes {
+  // Arm (ARM IHI 0045 "Addenda to the Arm ABI"): Tag_CPU_arch (6), Tag_CPU_arch_profile (7, 'M'
+  // for microcontrollers), Tag_FP_arch (10), Tag_Advanced_SIMD_arch (12), Tag_MVE_arch (48).
+  std::optional<uint32_t> cpu_arch, cpu_arch_profile, fp_arch, simd_arch, mve_arch;
+  // RISC-V: Tag_RISCV_arch (5), e.g. "rv32i2p1_m2p0".
+  std::string riscv_arch;
+};
+
 class ElfImage {
  public:
   // Parses `bytes`; `name` stands for the file in messages.
@@ -41,6 +51,7 @@ class ElfImage {
   // PT_LOAD segments with a non-zero memory size, in file order.
   const std::vector<ElfSegment>& segments() const { return segments_; }
   const std::vector<ElfSymbol>& symbols() const { return symbols_; }
+  const ElfAttributes& attributes() const { return attributes_; }
   // The defined symbol called `name` (functions preferred), or nullopt.
   std::optional<ElfSymbol> findSymbol(const std::string& name) const;
   // The same, throwing InputError("<file>: no symbol '<name>'") when absent.
@@ -52,6 +63,7 @@ class ElfImage {
   uint32_t entry_ = 0;
   std::vector<ElfSegment> segments_;
   std::vector<ElfSymbol> symbols_;
+  ElfAttributes attributes_;
 };
 
 }  // namespace hilsim::iss

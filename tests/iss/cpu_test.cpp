@@ -131,6 +131,29 @@ TEST(Cpu, MmioCallbacksAndRequestStop) {
   EXPECT_EQ(device.writes.size(), 1u);  // the write was not repeated by the resume
 }
 
+// A device that fails: its exception leaves call() with its type once the engine has returned,
+// and the Cpu runs the next call.
+struct FailingDevice : MmioHandler {
+  uint64_t read(uint32_t, unsigned) override { throw SimulationError("device gone"); }
+  void write(uint32_t, unsigned, uint64_t) override { throw InputError("bad write"); }
+};
+
+TEST(Cpu, DeviceErrorsAreRethrownAfterTheEngineReturns) {
+  Cpu cpu(m4());
+  FailingDevice device;
+  cpu.mapMmio(kAcceleratorRegsBase, kAcceleratorRegsBytes, device);
+  // 0x100: ldr r0, [r1]; bx lr
+  // 0x104: str r0, [r1]; bx lr
+  // 0x108: movs r0, #3; bx lr
+  cpu.loadElf(image(40, halfwords({0x6808, 0x4770, 0x6008, 0x4770, 0x2003, 0x4770}), {}));
+  EXPECT_THROW(cpu.call(0x100, {0, kAcceleratorRegsBase}), SimulationError);
+  EXPECT_FALSE(cpu.suspended());
+  EXPECT_THROW(cpu.call(0x104, {0, kAcceleratorRegsBase}), InputError);
+  const RunResult r = cpu.call(0x108, {});
+  ASSERT_EQ(r.reason, StopReason::kReturned) << r.fault;
+  EXPECT_EQ(r.return_value, 3u);
+}
+
 TEST(Cpu, UnmappedAccessIsAFaultNamingTheInstructionAndAddress) {
   Cpu cpu(m4());
   // 0x100: movs r2, #1; ldr r0, [r1, #4]; bx lr
@@ -151,8 +174,8 @@ TEST(Cpu, WriteToFlashIsAFault) {
   EXPECT_NE(r.fault.find("read-only"), std::string::npos) << r.fault;
 }
 
-// A store and a load back on each engine: under Unicorn 2.0 the store's page skips the engine's
-// search for translated code (src/unicorn_fast_paths.cpp).
+// A store and a load back on each engine: with the engine overrides active the store's page skips
+// the engine's search for translated code (src/unicorn_fast_paths.cpp).
 void expectStoreLandsDirectly(Cpu& cpu) {
   const uint64_t before = FastPaths::directStorePages();
   const RunResult r = cpu.call(0x100, {kFirmwareSramBase + 64, 0x1234'5678});
@@ -161,12 +184,11 @@ void expectStoreLandsDirectly(Cpu& cpu) {
   uint32_t stored = 0;
   cpu.readMemory(kFirmwareSramBase + 64, &stored, 4);
   EXPECT_EQ(stored, 0x1234'5678u);
-  if (FastPaths::enabled()) {
-    EXPECT_GT(FastPaths::directStorePages(), before);
-  }
+  EXPECT_GT(FastPaths::directStorePages(), before);
 }
 
 TEST(Cpu, GuestStoresToRamGoStraightToMemory) {
+  if (!FastPaths::enabled()) GTEST_SKIP() << "the engine overrides are off in this build";
   Cpu arm(m4());
   // 0x100: str r1, [r0]; ldr r0, [r0]; bx lr
   arm.loadElf(image(40, halfwords({0x6001, 0x6800, 0x4770}), {}));
@@ -245,8 +267,8 @@ TEST(Cpu, ModelFlashReadsChargeWaitStatesThroughTheCountedPath) {
 }
 
 // Every width and alignment of load from counted flash, on both engines: aligned loads are served
-// by src/unicorn_fast_paths.cpp, misaligned ones by the engine's MMIO path, at the same charge per
-// bus access.
+// by src/unicorn_fast_paths.cpp when its overrides are active, misaligned ones (and all of them
+// otherwise) by the engine's MMIO path, at the same charge per bus access.
 void expectCountedLoads(Cpu& cpu, uint32_t wait, const std::vector<uint32_t>& offsets) {
   for (uint32_t offset : offsets) {
     const uint64_t served = FastPaths::servedLoads();
@@ -258,9 +280,16 @@ void expectCountedLoads(Cpu& cpu, uint32_t wait, const std::vector<uint32_t>& of
     expected += ((offset + 3) & 0xff) << 24 | ((offset + 2) & 0xff) << 16 |
                 ((offset + 1) & 0xff) << 8 | (offset & 0xff);
     EXPECT_EQ(r.return_value, expected) << "offset " << offset;
-    // A misaligned halfword or word is two bus accesses, each charged.
+    // A misaligned halfword or word is two bus accesses, each charged, and with the engine
+    // overrides on a Cortex-M4 also the TRM's extra cycles: +1 for a byte-aligned halfword, +1
+    // for a halfword-aligned word, +2 for a byte-aligned word.
     const uint32_t accesses = 1 + (offset % 2 ? 2 : 1) + (offset % 4 ? 2 : 1);
-    EXPECT_EQ(r.cycles, cpu.call(0x100, {kFirmwareSramBase}).cycles + accesses * wait)
+    const uint32_t unaligned = FastPaths::enabled() && cpu.core() == Core::kCortexM4F
+                                   ? offset % 2 + (offset % 4 == 2 ? 1
+                                                   : offset % 2    ? 2
+                                                                   : 0)
+                                   : 0;
+    EXPECT_EQ(r.cycles, cpu.call(0x100, {kFirmwareSramBase}).cycles + accesses * wait + unaligned)
         << "offset " << offset;
     if (FastPaths::enabled() && offset % 4 == 0) {
       EXPECT_EQ(FastPaths::servedLoads(), served + 3);
@@ -289,6 +318,22 @@ TEST(Cpu, CountedFlashLoadsOfEveryWidthAndAlignment) {
       243, words({0x00054583, 0x00055603, 0x00052683, 0x00c58533, 0x00d50533, 0x00008067}), {}));
   riscv.writeMemory(kFirmwareSramBase, sram_copy.data(), sram_copy.size());
   expectCountedLoads(riscv, wait, {0, 4, 4092, 8188});
+}
+
+TEST(Cpu, AlignedCountedFlashLoadsTakeTheFastPath) {
+  if (!FastPaths::enabled()) GTEST_SKIP() << "the engine overrides are off in this build";
+  const uint8_t weights[] = {1, 2, 3, 4, 5, 6, 7, 8};
+  CpuOptions o = m4();
+  o.flash_wait_states = 2;
+  Cpu cpu(o);
+  cpu.mapBytes(kModelFlashBase, weights, sizeof weights);
+  // 0x100: ldr r0, [r1]; ldrb r2, [r1, #5]; adds r0, r0, r2; bx lr
+  cpu.loadElf(image(40, halfwords({0x6808, 0x794a, 0x1880, 0x4770}), {}));
+  const uint64_t served = FastPaths::servedLoads();
+  const RunResult r = cpu.call(0x100, {0, kModelFlashBase});
+  ASSERT_EQ(r.reason, StopReason::kReturned) << r.fault;
+  EXPECT_EQ(r.return_value, 0x0403'0201u + 6);
+  EXPECT_EQ(FastPaths::servedLoads(), served + 2);
 }
 
 TEST(Cpu, HostMemoryIsSharedAndMustBeAligned) {
