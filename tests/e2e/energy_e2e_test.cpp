@@ -163,6 +163,16 @@ TEST_F(EnergyRun, RefModeHasNoAcceleratorEnergy) {
   EXPECT_TRUE(report.at("simulation").at("area_mm2").is_null());
 }
 
+// The number `hilsim config` prints for `leaf` in its YAML, after the line `section`.
+double printed(const std::string& yaml, const std::string& section, const std::string& leaf) {
+  const size_t at = yaml.find(section);
+  EXPECT_NE(at, std::string::npos) << section;
+  const size_t key = yaml.find(" " + leaf + ": ", at);
+  EXPECT_NE(key, std::string::npos) << leaf;
+  if (at == std::string::npos || key == std::string::npos) return -1;
+  return std::stod(yaml.substr(key + leaf.size() + 3));
+}
+
 // The values `hilsim config` resolves for a preset against docs/ENERGY.md's tables (rounded as
 // printed there).
 TEST(EnergyConfig, PresetsMatchTheDocumentedValues) {
@@ -173,30 +183,30 @@ TEST(EnergyConfig, PresetsMatchTheDocumentedValues) {
   for (const Row& row : {Row{"45nm", 0.66, 6.566, 7.4}, Row{"28nm", 0.3510, 3.492, 3.936},
                          Row{"22nm", 0.1770, 1.761, 1.984}}) {
     SCOPED_TRACE(row.preset);
-    const RunOutcome r = runHilsim(
-        {"config", "--json", "--set", std::string("energy.preset=") + row.preset});
+    const RunOutcome r = runHilsim({"config", "--set", std::string("energy.preset=") + row.preset});
     ASSERT_EQ(r.exit_code, 0) << r.err;
-    const JsonDoc c = parseJson(r.out);
-    const JsonDoc& e = c.at("energy");
-    EXPECT_NEAR(e.at("mac_pj").get<double>(), row.mac_pj, 0.0005);
-    EXPECT_NEAR(e.at("sram_read_pj_per_byte").get<double>(), row.sram_pj_per_byte, 0.0005);
-    EXPECT_NEAR(e.at("sram_write_pj_per_byte").get<double>(), row.sram_pj_per_byte, 0.0005);
-    EXPECT_NEAR(e.at("pe_leakage_uw").get<double>(), row.pe_leakage_uw, 0.0005);
+    EXPECT_NEAR(printed(r.out, "\nenergy:", "mac_pj"), row.mac_pj, 0.0005);
+    EXPECT_NEAR(printed(r.out, "\nenergy:", "sram_read_pj_per_byte"), row.sram_pj_per_byte,
+                0.0005);
+    EXPECT_NEAR(printed(r.out, "\nenergy:", "sram_write_pj_per_byte"), row.sram_pj_per_byte,
+                0.0005);
+    EXPECT_NEAR(printed(r.out, "\nenergy:", "pe_leakage_uw"), row.pe_leakage_uw, 0.0005);
   }
   // The host's figures follow cpu.preset (docs/ENERGY.md, "Host MCU").
-  const RunOutcome r = runHilsim({"config", "--json", "--set", "cpu.preset=cortex-m4f"});
+  const RunOutcome r = runHilsim({"config", "--set", "cpu.preset=cortex-m4f"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  const JsonDoc host = parseJson(r.out).at("energy").at("host");
-  EXPECT_EQ(host.at("preset").get<std::string>(), "cortex-m4f");
-  EXPECT_DOUBLE_EQ(host.at("run_ua_per_mhz").get<double>(), 100.0);
-  EXPECT_DOUBLE_EQ(host.at("supply_v").get<double>(), 3.3);
+  const size_t host = r.out.find("\n  host:");
+  ASSERT_NE(host, std::string::npos) << r.out;
+  EXPECT_EQ(r.out.find("preset: cortex-m4f", host) - r.out.find("preset: ", host), 0u);
+  EXPECT_DOUBLE_EQ(printed(r.out, "\n  host:", "run_ua_per_mhz"), 100.0);
+  EXPECT_DOUBLE_EQ(printed(r.out, "\n  host:", "supply_v"), 3.3);
 }
 
 TEST(EnergyConfig, BadEnergyKeysAreConfigErrors) {
   const std::vector<std::pair<std::string, std::string>> cases{
       {"energy.preset=40nm", "energy.preset = '40nm' is not one of 45nm|28nm|22nm"},
-      {"energy.mac_pj=-1", "energy.mac_pj = -1 is out of range (>= 0)"},
-      {"energy.host.supply_v=9", "energy.host.supply_v = 9 is out of range (0.5..5.5)"},
+      {"energy.mac_pj=-1", "energy.mac_pj = -1.0 is out of range (>= 0)"},
+      {"energy.host.supply_v=9", "energy.host.supply_v = 9.0 is out of range (0.5..5.5)"},
       {"energy.host.preset=z80", "energy.host.preset = 'z80' is not one of"},
       {"energy.power_gating=maybe", "energy.power_gating: expected true or false"},
       {"energy.mac_pJ=1", "unknown key 'energy.mac_pJ'"},
