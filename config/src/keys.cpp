@@ -462,7 +462,8 @@ std::vector<KeySpec> buildTable() {
                        "One int8 MAC: multiplier, 32-bit accumulate, pipeline registers.",
                        kTechPreset));
   t.push_back(floatKey(HILSIM_FIELD(energy.sram_read_pj_per_byte), "pJ/byte", 0, kUnbounded,
-                       "A byte read from a core's SRAM.", "energy.preset at accel.core.sram_bytes"));
+                       "A byte read from a core's SRAM.",
+                       "energy.preset at accel.core.sram_bytes"));
   t.push_back(floatKey(HILSIM_FIELD(energy.sram_write_pj_per_byte), "pJ/byte", 0, kUnbounded,
                        "A byte written to a core's SRAM.",
                        "energy.preset at accel.core.sram_bytes"));

@@ -112,9 +112,9 @@ struct RawArea {
 struct RawEnergy {
   RawString preset;
   RawBool power_gating;
-  RawFloat mac_pj, sram_read_pj_per_byte, sram_write_pj_per_byte, dma_pj_per_byte,
-      bus_pj_per_beat, register_access_pj, system_memory_read_pj_per_byte,
-      system_memory_write_pj_per_byte, sram_leakage_uw_per_kib, pe_leakage_uw;
+  RawFloat mac_pj, sram_read_pj_per_byte, sram_write_pj_per_byte, dma_pj_per_byte, bus_pj_per_beat,
+      register_access_pj, system_memory_read_pj_per_byte, system_memory_write_pj_per_byte,
+      sram_leakage_uw_per_kib, pe_leakage_uw;
   RawArea area;
   RawHostEnergy host;
 };

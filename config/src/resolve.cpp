@@ -3,9 +3,9 @@
 #include <optional>
 #include <vector>
 
-#include "hilsim/errors.h"
 #include "hilsim/energy/energy_params.h"
 #include "hilsim/energy/host_mcu.h"
+#include "hilsim/errors.h"
 #include "hilsim/iss/core_model.h"
 #include "keys.h"
 #include "text.h"
@@ -104,8 +104,8 @@ void resolveCpuModel(const RawConfig& raw, const HardwareConfig& given_values, H
 // Every energy figure defaults to its preset's: the technology's at the configured geometry, the
 // host MCU's of energy.host.preset, which follows cpu.preset.
 void resolveEnergy(const RawConfig& raw, const HardwareConfig& given_values, HardwareConfig& hw) {
-  const std::string host = raw.energy.host.preset.value ? given_values.energy.host.preset
-                                                        : given_values.cpu.preset;
+  const std::string host =
+      raw.energy.host.preset.value ? given_values.energy.host.preset : given_values.cpu.preset;
   energy::HostMcu mcu;
   try {
     mcu = energy::hostMcu(host);

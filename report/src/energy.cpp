@@ -7,7 +7,9 @@
 namespace hilsim::report {
 namespace {
 
-uint64_t ceilDiv(uint64_t a, uint64_t b) { return b ? (a + b - 1) / b : 0; }
+uint64_t ceilDiv(uint64_t a, uint64_t b) {
+  return b ? (a + b - 1) / b : 0;
+}
 
 // Bytes the array reads from SRAM as operands: every weight once, and the input once per fold
 // of the output features over the array's columns (a depthwise convolution's channels are one
@@ -63,7 +65,8 @@ LayerActions layerActions(const rt::LayerRecord& r, const config::HardwareConfig
   a.system_memory_read_bytes = loads + b.host_output_bytes;
   a.system_memory_write_bytes = stores + b.host_input_bytes + b.upload_bytes;
   a.register_accesses = b.register_accesses;
-  const uint64_t beat_bytes = std::min<uint64_t>(config.bus.width_bytes, config.memory.bytes_per_cycle);
+  const uint64_t beat_bytes =
+      std::min<uint64_t>(config.bus.width_bytes, config.memory.bytes_per_cycle);
   a.bus_beats = ceilDiv(b.bytes_moved, beat_bytes) + b.register_accesses;
   for (const rt::CoreBusy& c : b.per_core)
     if (c.core < a.core_busy_ps.size())

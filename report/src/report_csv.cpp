@@ -49,7 +49,8 @@ std::string reportCsv(const RunReport& report) {
     }
     const energy::EnergyBreakdown e =
         energyOf(layerActions(r, report.config, report.with_accelerator), report.config);
-    out << ',' << csvNumber(e.totalUj()) << ',' << csvNumber(refEnergyUj(r.ref_cycles, report.config));
+    out << ',' << csvNumber(e.totalUj()) << ','
+        << csvNumber(refEnergyUj(r.ref_cycles, report.config));
     for (const auto& component : e.components()) out << ',' << csvNumber(component.second);
     out << '\n';
   }

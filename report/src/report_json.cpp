@@ -222,9 +222,11 @@ std::string reportJson(const RunReport& report) {
   doc["notes"] = report.notes;
   doc["failures"] = report.failures;
   Json& layers = doc["layers"] = Json::array();
-  for (const rt::LayerRecord& r : report.layers) layers.push_back(layerJson(r, report.config, report.with_accelerator));
+  for (const rt::LayerRecord& r : report.layers)
+    layers.push_back(layerJson(r, report.config, report.with_accelerator));
   Json& layer_stats = doc["layer_stats"] = Json::array();
-  for (const LayerStats& s : report.layer_stats) layer_stats.push_back(layerStatsJson(s, report.config));
+  for (const LayerStats& s : report.layer_stats)
+    layer_stats.push_back(layerStatsJson(s, report.config));
 
   // The run's figures are the shortest text that reads back as the same double; the config's
   // numbers keep the text

@@ -49,11 +49,11 @@ Recomputed recompute(const JsonDoc& a, const JsonDoc& config) {
   r.system_memory = (n("system_memory_read_bytes") * p("system_memory_read_pj_per_byte") +
                      n("system_memory_write_bytes") * p("system_memory_write_pj_per_byte")) *
                     1e-6;
-  const double leak_uw =
-      config.at("accel").at("core").at("sram_bytes").get<double>() / 1024.0 *
-          p("sram_leakage_uw_per_kib") +
-      config.at("accel").at("core").at("array_rows").get<double>() *
-          config.at("accel").at("core").at("array_cols").get<double>() * p("pe_leakage_uw");
+  const double leak_uw = config.at("accel").at("core").at("sram_bytes").get<double>() / 1024.0 *
+                             p("sram_leakage_uw_per_kib") +
+                         config.at("accel").at("core").at("array_rows").get<double>() *
+                             config.at("accel").at("core").at("array_cols").get<double>() *
+                             p("pe_leakage_uw");
   const bool gating = e.at("power_gating").get<bool>();
   for (const JsonDoc& busy : a.at("core_busy_ps"))
     r.static_ += leak_uw * (gating ? busy.get<double>() : n("simulated_ps")) * 1e-12;
@@ -69,9 +69,9 @@ class EnergyRun : public ::testing::Test {
         0);
   }
   static RunOutcome run(const std::string& report, std::vector<std::string> extra) {
-    std::vector<std::string> args{"run",           "--model",  *dir_ + "/mlp.tflite", "--mode",
-                                  "accel",         "--invocations", "3",           "--report",
-                                  *dir_ + "/" + report};
+    std::vector<std::string> args{"run",    "--model",  *dir_ + "/mlp.tflite",
+                                  "--mode", "accel",    "--invocations",
+                                  "3",      "--report", *dir_ + "/" + report};
     args.insert(args.end(), extra.begin(), extra.end());
     return runHilsim(args);
   }
@@ -130,8 +130,7 @@ TEST_F(EnergyRun, OnePerActionEnergyChangesOnlyItsComponentInProportion) {
   ASSERT_EQ(run("base.json", {}).exit_code, 0);
   const JsonDoc base = readJsonFile(*dir_ + "/base.json");
   const double mac_pj = base.at("config").at("energy").at("mac_pj").get<double>();
-  const RunOutcome r =
-      run("triple.json", {"--set", "energy.mac_pj=" + std::to_string(3 * mac_pj)});
+  const RunOutcome r = run("triple.json", {"--set", "energy.mac_pj=" + std::to_string(3 * mac_pj)});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const JsonDoc triple = readJsonFile(*dir_ + "/triple.json");
   const double factor =
@@ -150,8 +149,8 @@ TEST_F(EnergyRun, OnePerActionEnergyChangesOnlyItsComponentInProportion) {
 }
 
 TEST_F(EnergyRun, RefModeHasNoAcceleratorEnergy) {
-  std::vector<std::string> args{"run", "--model", *dir_ + "/mlp.tflite", "--mode", "ref",
-                                "--report", *dir_ + "/ref.json"};
+  std::vector<std::string> args{"run", "--model",  *dir_ + "/mlp.tflite", "--mode",
+                                "ref", "--report", *dir_ + "/ref.json"};
   ASSERT_EQ(runHilsim(args).exit_code, 0);
   const JsonDoc report = readJsonFile(*dir_ + "/ref.json");
   const JsonDoc& totals = report.at("totals");
@@ -186,8 +185,7 @@ TEST(EnergyConfig, PresetsMatchTheDocumentedValues) {
     const RunOutcome r = runHilsim({"config", "--set", std::string("energy.preset=") + row.preset});
     ASSERT_EQ(r.exit_code, 0) << r.err;
     EXPECT_NEAR(printed(r.out, "\nenergy:", "mac_pj"), row.mac_pj, 0.0005);
-    EXPECT_NEAR(printed(r.out, "\nenergy:", "sram_read_pj_per_byte"), row.sram_pj_per_byte,
-                0.0005);
+    EXPECT_NEAR(printed(r.out, "\nenergy:", "sram_read_pj_per_byte"), row.sram_pj_per_byte, 0.0005);
     EXPECT_NEAR(printed(r.out, "\nenergy:", "sram_write_pj_per_byte"), row.sram_pj_per_byte,
                 0.0005);
     EXPECT_NEAR(printed(r.out, "\nenergy:", "pe_leakage_uw"), row.pe_leakage_uw, 0.0005);
