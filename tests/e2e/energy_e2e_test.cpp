@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <memory>
 #include <string>
 
 #include "files.h"
@@ -62,22 +63,21 @@ Recomputed recompute(const JsonDoc& a, const JsonDoc& config) {
 
 class EnergyRun : public ::testing::Test {
  protected:
-  static void SetUpTestSuite() {
-    dir_ = new std::string(makeTestDir());
+  void SetUp() override {
+    dir_ = std::make_unique<std::string>(makeTestDir());
     ASSERT_EQ(
         runHilsim({"gen-model", "--layers", "64,48,16", "--out", *dir_ + "/mlp.tflite"}).exit_code,
         0);
   }
-  static RunOutcome run(const std::string& report, std::vector<std::string> extra) {
+  RunOutcome run(const std::string& report, std::vector<std::string> extra) {
     std::vector<std::string> args{"run",    "--model",  *dir_ + "/mlp.tflite",
                                   "--mode", "accel",    "--invocations",
                                   "3",      "--report", *dir_ + "/" + report};
     args.insert(args.end(), extra.begin(), extra.end());
     return runHilsim(args);
   }
-  static std::string* dir_;
+  std::unique_ptr<std::string> dir_;
 };
-std::string* EnergyRun::dir_ = nullptr;
 
 TEST_F(EnergyRun, EveryLayersEnergyIsItsCountsTimesTheConfiguredEnergies) {
   const RunOutcome r = run("a.json", {});
