@@ -8,6 +8,8 @@
 #include <type_traits>
 #include <utility>
 
+#include "hilsim/energy/host_mcu.h"
+#include "hilsim/energy/technology.h"
 #include "text.h"
 
 namespace hilsim::config::detail {
@@ -220,6 +222,19 @@ std::vector<std::pair<std::string, std::string>> presetChoices() {
 // The key's dotted path as text, and one accessor that reaches the field in both RawConfig and
 // HardwareConfig: the two cannot drift apart.
 // clang-format off
+std::vector<std::pair<std::string, energy::TechNode>> techChoices() {
+  std::vector<std::pair<std::string, energy::TechNode>> out;
+  for (const std::string& n : energy::techNodeNames())
+    out.emplace_back(n, energy::techNodeFromName(n));
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> hostChoices() {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const std::string& n : energy::hostMcuNames()) out.emplace_back(n, n);
+  return out;
+}
+
 #define HILSIM_FIELD(path) #path, [](auto& c) -> auto& { return c.path; }
 // clang-format on
 
@@ -496,6 +511,52 @@ std::vector<KeySpec> buildTable() {
                      IntRule{{{0, 0}, {64, 1ll << 30}}},
                      "Size of the TLM transactions DMA data is split into (0: one per transfer); "
                      "timing does not depend on it."));
+  constexpr const char* kTechPreset = "energy.preset";
+  constexpr const char* kHostPreset = "energy.host.preset";
+  t.push_back(choiceKey(HILSIM_FIELD(energy.preset), techChoices(),
+                        "Technology of the accelerator's energies, leakage and area: 45 nm "
+                        "published figures, 28 and 22 nm scaled from them (docs/ENERGY.md)."));
+  t.push_back(boolKey(HILSIM_FIELD(energy.power_gating),
+                      "Charge a core's static power only while it is busy."));
+  t.push_back(floatKey(HILSIM_FIELD(energy.mac_pj), "pJ", 0, kUnbounded,
+                       "One int8 MAC: multiplier, 32-bit accumulate, pipeline registers.",
+                       kTechPreset));
+  t.push_back(floatKey(HILSIM_FIELD(energy.sram_read_pj_per_byte), "pJ/byte", 0, kUnbounded,
+                       "A byte read from a core's SRAM.",
+                       "energy.preset at accel.core.sram_bytes"));
+  t.push_back(floatKey(HILSIM_FIELD(energy.sram_write_pj_per_byte), "pJ/byte", 0, kUnbounded,
+                       "A byte written to a core's SRAM.",
+                       "energy.preset at accel.core.sram_bytes"));
+  t.push_back(floatKey(HILSIM_FIELD(energy.dma_pj_per_byte), "pJ/byte", 0, kUnbounded,
+                       "A byte through the DMA engine.", kTechPreset));
+  t.push_back(floatKey(HILSIM_FIELD(energy.bus_pj_per_beat), "pJ", 0, kUnbounded,
+                       "One beat on the shared bus.", "energy.preset at bus.width_bytes"));
+  t.push_back(floatKey(HILSIM_FIELD(energy.register_access_pj), "pJ", 0, kUnbounded,
+                       "One register block access.", kTechPreset));
+  t.push_back(floatKey(HILSIM_FIELD(energy.system_memory_read_pj_per_byte), "pJ/byte", 0,
+                       kUnbounded, "A byte read from system memory.", kTechPreset));
+  t.push_back(floatKey(HILSIM_FIELD(energy.system_memory_write_pj_per_byte), "pJ/byte", 0,
+                       kUnbounded, "A byte written to system memory.", kTechPreset));
+  t.push_back(floatKey(HILSIM_FIELD(energy.sram_leakage_uw_per_kib), "uW/KiB", 0, kUnbounded,
+                       "Static power of a core's SRAM.", kTechPreset));
+  t.push_back(floatKey(HILSIM_FIELD(energy.pe_leakage_uw), "uW", 0, kUnbounded,
+                       "Static power of one processing element.", kTechPreset));
+  t.push_back(floatKey(HILSIM_FIELD(energy.area.sram_array_efficiency), "fraction", 0.05, 1,
+                       "Bit cells over SRAM macro area.", kTechPreset));
+  t.push_back(floatKey(HILSIM_FIELD(energy.area.control_fraction), "fraction", 0, 10,
+                       "A core's control area over its array and SRAM.", kTechPreset));
+  t.push_back(choiceKey(HILSIM_FIELD(energy.host.preset), hostChoices(),
+                        "Host MCU whose datasheet figures apply.", "cpu.preset"));
+  t.push_back(floatKey(HILSIM_FIELD(energy.host.run_ua_per_mhz), "uA/MHz", 0, kUnbounded,
+                       "Run-mode current, code from flash.", kHostPreset));
+  t.push_back(floatKey(HILSIM_FIELD(energy.host.sleep_ua_per_mhz), "uA/MHz", 0, kUnbounded,
+                       "Sleep (WFI) current at the same clock.", kHostPreset));
+  t.push_back(floatKey(HILSIM_FIELD(energy.host.supply_v), "V", 0.5, 5.5,
+                       "Supply the currents are drawn at.", kHostPreset));
+  t.push_back(floatKey(HILSIM_FIELD(energy.host.flash_line_read_pj), "pJ", 0, kUnbounded,
+                       "One line of model data read from flash.", kHostPreset));
+  t.push_back(floatKey(HILSIM_FIELD(energy.host.sram_access_pj), "pJ", 0, kUnbounded,
+                       "A host SRAM access beyond the run current.", kHostPreset));
   return t;
 }
 

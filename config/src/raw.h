@@ -113,6 +113,25 @@ struct RawSim {
   RawInt fault_at_job, transaction_bytes;
 };
 
+struct RawHostEnergy {
+  RawString preset;
+  RawFloat run_ua_per_mhz, sleep_ua_per_mhz, supply_v, flash_line_read_pj, sram_access_pj;
+};
+
+struct RawArea {
+  RawFloat sram_array_efficiency, control_fraction;
+};
+
+struct RawEnergy {
+  RawString preset;
+  RawBool power_gating;
+  RawFloat mac_pj, sram_read_pj_per_byte, sram_write_pj_per_byte, dma_pj_per_byte, bus_pj_per_beat,
+      register_access_pj, system_memory_read_pj_per_byte, system_memory_write_pj_per_byte,
+      sram_leakage_uw_per_kib, pe_leakage_uw;
+  RawArea area;
+  RawHostEnergy host;
+};
+
 struct RawConfig {
   RawAccel accel;
   RawBus bus;
@@ -120,6 +139,7 @@ struct RawConfig {
   RawCpu cpu;
   RawMcu mcu;
   RawSim sim;
+  RawEnergy energy;
 };
 
 // Reads `path` and the files it includes (included files first, then the file's own keys).

@@ -3,6 +3,8 @@
 #include <optional>
 #include <vector>
 
+#include "hilsim/energy/energy_params.h"
+#include "hilsim/energy/host_mcu.h"
 #include "hilsim/errors.h"
 #include "hilsim/iss/core_model.h"
 #include "keys.h"
@@ -92,6 +94,47 @@ void resolveCpuModel(const RawConfig& raw, const HardwareConfig& given_values, H
   }
 }
 
+// Every energy figure defaults to its preset's: the technology's at the configured geometry, the
+// host MCU's of energy.host.preset, which follows cpu.preset.
+void resolveEnergy(const RawConfig& raw, const HardwareConfig& given_values, HardwareConfig& hw) {
+  const std::string host =
+      raw.energy.host.preset.value ? given_values.energy.host.preset : given_values.cpu.preset;
+  energy::HostMcu mcu;
+  try {
+    mcu = energy::hostMcu(host);
+  } catch (const ConfigError& e) {
+    failRule(std::string("energy.host.preset: ") + e.what(),
+             {{"energy.host.preset", given(raw.energy.host.preset)},
+              {"cpu.preset", given(raw.cpu.preset)}});
+  }
+  energy::Technology t = energy::technology(given_values.energy.preset);
+  if (raw.energy.area.sram_array_efficiency.value)
+    t.sram_array_efficiency = given_values.energy.area.sram_array_efficiency;
+  if (raw.energy.area.control_fraction.value)
+    t.control_fraction = given_values.energy.area.control_fraction;
+  const energy::AcceleratorEnergyParams a = energy::acceleratorEnergyParams(
+      t, acceleratorGeometry(given_values), given_values.energy.power_gating);
+  EnergyConfig& e = hw.energy;
+  e.mac_pj = a.mac_pj;
+  e.sram_read_pj_per_byte = a.sram_read_pj_per_byte;
+  e.sram_write_pj_per_byte = a.sram_write_pj_per_byte;
+  e.dma_pj_per_byte = a.dma_pj_per_byte;
+  e.bus_pj_per_beat = a.bus_pj_per_beat;
+  e.register_access_pj = a.register_access_pj;
+  e.system_memory_read_pj_per_byte = a.system_memory_read_pj_per_byte;
+  e.system_memory_write_pj_per_byte = a.system_memory_write_pj_per_byte;
+  e.sram_leakage_uw_per_kib = a.sram_leakage_uw_per_kib;
+  e.pe_leakage_uw = a.pe_leakage_uw;
+  e.area.sram_array_efficiency = t.sram_array_efficiency;
+  e.area.control_fraction = t.control_fraction;
+  e.host.preset = host;
+  e.host.run_ua_per_mhz = mcu.run_ua_per_mhz;
+  e.host.sleep_ua_per_mhz = mcu.sleep_ua_per_mhz;
+  e.host.supply_v = mcu.supply_v;
+  e.host.flash_line_read_pj = mcu.flash_line_read_pj;
+  e.host.sram_access_pj = mcu.sram_access_pj;
+}
+
 void checkRules(const RawConfig& raw, const HardwareConfig& hw) {
   if (hw.accel.dma.max_burst_bytes < hw.bus.width_bytes) {
     failRule("accel.dma.max_burst_bytes = " + std::to_string(hw.accel.dma.max_burst_bytes) +
@@ -162,6 +205,7 @@ HardwareConfig resolve(const RawConfig& raw) {
   hw.cpu.driver_reg_cycles = driver.reg_cycles;
   hw.cpu.irq_handler_cycles = driver.irq_handler_cycles;
   resolveCpuModel(raw, given_values, hw);
+  resolveEnergy(raw, given_values, hw);
   applyGiven(raw, hw);
 
   checkRules(raw, hw);

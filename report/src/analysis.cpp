@@ -46,6 +46,19 @@ Totals RunReport::totals() const {
   t.ref_cycles = mean(sums.ref_cycles);
   t.macs = mean(sums.macs);
   t.seconds = sums.seconds / static_cast<double>(runs);
+  const double n = static_cast<double>(runs);
+  energy::EnergyBreakdown& e = t.energy;
+  e.cpu_active_uj = sums.energy.cpu_active_uj / n;
+  e.cpu_sleep_uj = sums.energy.cpu_sleep_uj / n;
+  e.flash_uj = sums.energy.flash_uj / n;
+  e.cpu_sram_uj = sums.energy.cpu_sram_uj / n;
+  e.mac_uj = sums.energy.mac_uj / n;
+  e.sram_uj = sums.energy.sram_uj / n;
+  e.dma_bus_uj = sums.energy.dma_bus_uj / n;
+  e.system_memory_uj = sums.energy.system_memory_uj / n;
+  e.static_uj = sums.energy.static_uj / n;
+  t.energy_uj = e.totalUj();
+  t.ref_energy_uj = sums.ref_energy_uj / n;
   return t;
 }
 
@@ -154,7 +167,11 @@ Totals RunReport::runTotals() const {
     t.cpu_cycles += s.cycles_sum - s.accel_cycles_sum;
     t.ref_cycles += s.ref_cycles_sum;
     t.macs += s.macs_sum;
+    t.actions.add(s.actions_sum);
+    t.ref_energy_uj += refEnergyUj(s.ref_cycles_sum, config);
   }
+  t.energy = energyOf(t.actions, config);
+  t.energy_uj = t.energy.totalUj();
   t.seconds = static_cast<double>(t.cycles) / (config.cpu.clock_mhz * 1e6);
   return t;
 }

@@ -1,10 +1,12 @@
 #include "hilsim/report/collector.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace hilsim::report {
 
-void LayerStats::add(const rt::LayerRecord& record) {
+void LayerStats::add(const rt::LayerRecord& record, const LayerActions& actions) {
+  actions_sum.add(actions);
   if (invocations == 0) {
     cycles_min = cycles_max = record.cycles;
     ref_cycles_min = ref_cycles_max = record.ref_cycles;
@@ -36,7 +38,7 @@ void LayerCollector::endLayer(const rt::LayerRecord& record) {
     at = stats_.insert(at, LayerStats{});
     at->first = record;
   }
-  at->add(record);
+  at->add(record, count_ ? count_(record) : LayerActions{});
 }
 
 }  // namespace hilsim::report

@@ -18,6 +18,9 @@ std::string reportCsv(const RunReport& report) {
          "bus_stall_cycles,bytes_moved,mac_utilization,break_even_macs,cycles_percent";
   for (uint32_t c = 0; c < num_cores; ++c)
     out << ",core" << c << "_busy_cycles,core" << c << "_utilization";
+  out << ",energy_uj,ref_energy_uj";
+  for (const auto& component : energy::EnergyBreakdown{}.components())
+    out << ",energy_" << component.first << "_uj";
   // The run's memory figures, the same on every row (JSON simulation.memory).
   out << ",arena_bytes,flash_bytes,device_memory_peak_bytes";
   for (uint32_t c = 0; c < num_cores; ++c) out << ",core" << c << "_sram_peak_bytes";
@@ -59,6 +62,11 @@ std::string reportCsv(const RunReport& report) {
         if (b.core == c) busy = b;
       out << busy.busy_cycles << ',' << csvNumber(busy.utilization);
     }
+    const energy::EnergyBreakdown e =
+        energyOf(layerActions(r, report.config, report.with_accelerator), report.config);
+    out << ',' << csvNumber(e.totalUj()) << ','
+        << csvNumber(refEnergyUj(r.ref_cycles, report.config));
+    for (const auto& component : e.components()) out << ',' << csvNumber(component.second);
     out << memory_columns.str() << '\n';
   }
   return out.str();

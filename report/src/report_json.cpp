@@ -45,7 +45,42 @@ Json flashJson(const std::optional<rt::FlashCounts>& f) {
           {"dcache_misses", f->dcache_misses}};
 }
 
-Json layerJson(const rt::LayerRecord& r, const config::HardwareConfig& config) {
+Json actionsJson(const LayerActions& a) {
+  Json j;
+  j["macs"] = a.macs;
+  j["sram_read_bytes"] = a.sram_read_bytes;
+  j["sram_write_bytes"] = a.sram_write_bytes;
+  j["dma_bytes"] = a.dma_bytes;
+  j["bus_beats"] = a.bus_beats;
+  j["system_memory_read_bytes"] = a.system_memory_read_bytes;
+  j["system_memory_write_bytes"] = a.system_memory_write_bytes;
+  j["register_accesses"] = a.register_accesses;
+  j["cpu_active_cycles"] = a.cpu_active_cycles;
+  j["cpu_sleep_cycles"] = a.cpu_sleep_cycles;
+  j["flash_line_reads"] = a.flash_line_reads;
+  j["simulated_ps"] = a.simulated_ps;
+  j["core_busy_ps"] = a.core_busy_ps;
+  return j;
+}
+
+Json energyJson(const energy::EnergyBreakdown& e) {
+  Json j = Json::object();
+  for (const auto& component : e.components()) j[component.first] = component.second;
+  return j;
+}
+
+// energy_uj, its components and the action counts they come from.
+void putEnergy(Json& at, const LayerActions& actions, const config::HardwareConfig& config,
+               uint64_t ref_cycles) {
+  const energy::EnergyBreakdown e = energyOf(actions, config);
+  at["energy_uj"] = e.totalUj();
+  at["energy"] = energyJson(e);
+  at["ref_energy_uj"] = refEnergyUj(ref_cycles, config);
+  at["actions"] = actionsJson(actions);
+}
+
+Json layerJson(const rt::LayerRecord& r, const config::HardwareConfig& config,
+               bool with_accelerator) {
   Json layer;
   layer["invocation"] = r.invocation;
   layer["index"] = r.index;
@@ -106,6 +141,7 @@ Json layerJson(const rt::LayerRecord& r, const config::HardwareConfig& config) {
   }
   layer["break_even_macs"] = orNull(r.break_even_macs);
   layer["flash"] = flashJson(r.flash);
+  putEnergy(layer, layerActions(r, config, with_accelerator), config, r.ref_cycles);
   return layer;
 }
 
@@ -119,6 +155,10 @@ Json totalsJson(const Totals& t) {
   totals["macs"] = t.macs;
   totals["speedup_over_ref"] =
       t.cycles ? static_cast<double>(t.ref_cycles) / static_cast<double>(t.cycles) : 0.0;
+  totals["energy_uj"] = t.energy_uj;
+  totals["energy"] = energyJson(t.energy);
+  totals["ref_energy_uj"] = t.ref_energy_uj;
+  totals["average_power_mw"] = t.seconds > 0 ? t.energy_uj / t.seconds * 1e-3 : 0.0;
   return totals;
 }
 
@@ -139,6 +179,8 @@ Json layerStatsJson(const LayerStats& s, const RunReport& report) {
   stats["ref_cycles"] =
       spreadJson(s.ref_cycles_sum, s.ref_cycles_min, s.ref_cycles_max, s.invocations);
   stats["cycles_percent"] = report.cyclesPercent(s);
+  // Summed over the invocations.
+  putEnergy(stats, s.actions_sum, report.config, s.ref_cycles_sum);
   return stats;
 }
 
@@ -181,6 +223,18 @@ Json simulationJson(const RunReport& report) {
   simulation["cpu_kernels"] = config::toString(report.config.cpu.kernels);
   simulation["iss_instructions"] = orNull(report.iss_instructions);
   simulation["flash"] = flashJson(report.flash);
+  if (report.with_accelerator) {
+    const energy::AcceleratorArea area = acceleratorArea(report.config);
+    simulation["area_mm2"] = {{"per_core",
+                               {{"array", area.core.array_mm2},
+                                {"sram", area.core.sram_mm2},
+                                {"control", area.core.control_mm2},
+                                {"total", area.core.totalMm2()}}},
+                              {"cores", area.cores},
+                              {"total", area.totalMm2()}};
+  } else {
+    simulation["area_mm2"] = nullptr;
+  }
   if (const std::optional<CompareSummary> compare = report.compareSummary())
     simulation["compare"] = {{"layers", compare->layers},
                              {"layer_invocations", compare->checks},
@@ -207,7 +261,8 @@ std::string reportJson(const RunReport& report) {
   doc["notes"] = report.notes;
   doc["failures"] = report.failures;
   Json& layers = doc["layers"] = Json::array();
-  for (const rt::LayerRecord& r : report.layers) layers.push_back(layerJson(r, report.config));
+  for (const rt::LayerRecord& r : report.layers)
+    layers.push_back(layerJson(r, report.config, report.with_accelerator));
   Json& layer_stats = doc["layer_stats"] = Json::array();
   for (const LayerStats& s : report.layer_stats) layer_stats.push_back(layerStatsJson(s, report));
 

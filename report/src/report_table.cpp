@@ -84,12 +84,20 @@ void printReport(std::ostream& out, const RunReport& report, const TableOptions&
     const rt::LayerRecord* first = nullptr;
     uint64_t cycles = 0, ref_cycles = 0;
     uint32_t accel_runs = 0;
-    double percent = 0.0;  // of the run's cycles
+    double percent = 0.0;                     // of the run's cycles
+    double energy_uj = 0, ref_energy_uj = 0;  // summed over the invocations
   };
   std::map<int, Row> rows;
   for (const LayerStats& s : report.layer_stats)
-    rows[s.first.index] = {&s.first, s.cycles_sum, s.ref_cycles_sum, s.accel_invocations,
-                           report.cyclesPercent(s)};
+    rows[s.first.index] = {&s.first,
+                           s.cycles_sum,
+                           s.ref_cycles_sum,
+                           s.accel_invocations,
+                           report.cyclesPercent(s),
+                           energyOf(s.actions_sum, report.config).totalUj(),
+                           refEnergyUj(s.ref_cycles_sum, report.config)};
+  // --wide adds each layer's energy and its reference path's, in uJ.
+  const bool energy_columns = options.max_columns == 0;
   size_t shape_width = 5, op_width = 2;
   for (const auto& [index, row] : rows) {
     shape_width = std::max(shape_width, shapeText(*row.first).size());
@@ -104,10 +112,15 @@ void printReport(std::ostream& out, const RunReport& report, const TableOptions&
       << " cores\n"
       << cpuCyclesSource(report) << "\n";
   if (runs > 1) out << "per-layer cycles are the mean of " << runs << " invocations\n";
-  std::snprintf(line, sizeof line, "%4s  %-*s  %-*s  %12s  %-5s  %12s  %6s  %12s  %7s  %s\n", "#",
+  std::snprintf(line, sizeof line, "%4s  %-*s  %-*s  %12s  %-5s  %12s  %6s  %12s  %7s  ", "#",
                 static_cast<int>(op_width), "op", static_cast<int>(shape_width), "shape", "MACs",
-                "path", "cycles", "cyc%", "ref_cycles", "speedup", "reason");
+                "path", "cycles", "cyc%", "ref_cycles", "speedup");
   out << line;
+  if (energy_columns) {
+    std::snprintf(line, sizeof line, "%11s  %11s  ", "energy_uJ", "ref_uJ");
+    out << line;
+  }
+  out << "reason\n";
   // Columns before the reason: index, op, shape, MACs, path, cycles, share of the cycles,
   // ref_cycles and speed-up with their two-space separators.
   const size_t reason_column =
@@ -129,7 +142,13 @@ void printReport(std::ostream& out, const RunReport& report, const TableOptions&
         shapeText(r).c_str(), withCommas(r.macs).c_str(), path.c_str(), withCommas(cycles).c_str(),
         fixed(row.percent, 1).c_str(), withCommas(ref).c_str(),
         fixed(cycles ? static_cast<double>(ref) / static_cast<double>(cycles) : 0.0, 2).c_str());
-    out << line << fitted(r.reason, reason_width) << "\n";
+    out << line;
+    if (energy_columns) {
+      std::snprintf(line, sizeof line, "%11s  %11s  ", fixed(row.energy_uj / runs, 3).c_str(),
+                    fixed(row.ref_energy_uj / runs, 3).c_str());
+      out << line;
+    }
+    out << fitted(r.reason, reason_width) << "\n";
   }
   const Totals t = report.totals();
   const uint64_t total_per_run = t.cycles;
@@ -142,6 +161,17 @@ void printReport(std::ostream& out, const RunReport& report, const TableOptions&
                2)
       << "x over ref, " << withCommas(t.macs) << " MACs\n";
   printMemory(out, report);
+  // Two lines, each within the default 160 columns.
+  out << "energy: " << fixed(t.energy_uj, 3) << " uJ per invocation, reference path "
+      << fixed(t.ref_energy_uj, 3) << " uJ, average power "
+      << fixed(t.seconds > 0 ? t.energy_uj / t.seconds * 1e-3 : 0.0, 2) << " mW";
+  if (report.with_accelerator)
+    out << ", accelerator " << fixed(acceleratorArea(report.config).totalMm2(), 3) << " mm2 at "
+        << energy::techNodeName(report.config.energy.preset);
+  out << "\nenergy by component (uJ):";
+  for (const auto& component : t.energy.components())
+    if (component.second != 0.0) out << " " << component.first << " " << fixed(component.second, 3);
+  out << "\n";
   if (const std::optional<CompareSummary> compare = report.compareSummary()) {
     if (compare->checks == 0)
       out << "compare: no layer ran on the accelerator, nothing was compared\n";

@@ -217,6 +217,7 @@ bool HostCpu::waitForIrq(uint64_t timeout_cycles) {
     waiting_for_ = "";
   }
   resumeAt(sc_core::sc_time_stamp());
+  sleep_ps_ += (localTime() - local).value();
   wait_start_ = sc_core::SC_ZERO_TIME;
   return irq.read();
 }

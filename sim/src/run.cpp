@@ -341,7 +341,13 @@ RunResult runModel(rt::Model& model, const RunSpec& spec) {
   report.mode = modeName(spec.mode);
   report.config_source = spec.config_source;
   report.config = spec.config;
-  report::LayerCollector collector(spec.per_invocation);
+  report.with_accelerator = spec.mode != Mode::kRef;
+  const config::HardwareConfig& config = report.config;
+  const bool with_accelerator = report.with_accelerator;
+  report::LayerCollector collector(spec.per_invocation,
+                                   [&config, with_accelerator](const rt::LayerRecord& record) {
+                                     return report::layerActions(record, config, with_accelerator);
+                                   });
   const auto start = std::chrono::steady_clock::now();
   if (spec.mode == Mode::kRef && !spec.vcd_path && !spec.timeline_path)
     runOnCountingClock(model, spec, &result, collector);

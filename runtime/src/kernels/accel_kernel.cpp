@@ -235,6 +235,8 @@ drv::Status AcceleratedKernel::upload() {
 AccelBreakdown AcceleratedKernel::runAccelerated(HostClock& clock, drv::Status* status) {
   drv::Driver& d = ctx_.driver();
   const uint64_t start = clock.now();
+  const uint64_t sleep_start = clock.sleepCycles();
+  const bool uploading = !uploaded_;
   timing::JobSteps at;  // host cycles from `start`
   clock.advance(ctx_.timing().host.dispatch_cycles, CpuActivity::kKernel);
   at.dispatched = clock.now() - start;
@@ -263,6 +265,12 @@ AccelBreakdown AcceleratedKernel::runAccelerated(HostClock& clock, drv::Status* 
   b.predicted_cycles = predicted_cycles_;
   const drv::DriverWork work = d.lastJobWork();
   b.driver_cycles = work.cycles;
+  b.host_input_bytes = placement_.input.bytes;
+  b.host_output_bytes = placement_.output.bytes;
+  b.upload_bytes = uploading ? placement_.upload_bytes : 0;
+  const drv::JobRegisterTraffic regs = drv::jobRegisterTraffic(plan_->hardware.num_cores);
+  b.register_accesses = regs.submit_writes + regs.completion_reads + regs.completion_writes;
+  b.sleep_cycles = clock.sleepCycles() - sleep_start;
   if (work.instructions) b.driver_instructions = work.instructions;
   return b;
 }

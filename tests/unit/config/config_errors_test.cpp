@@ -44,7 +44,7 @@ TEST_F(ConfigErrors, UnknownKeySuggestsTheNearestKey) {
 TEST_F(ConfigErrors, UnknownKeyFarFromAnyListsTheValidOnes) {
   EXPECT_EQ(
       errorOf("zzzz: 1\n"),
-      "F:1: unknown key 'zzzz' (valid top-level keys: include, accel, bus, cpu, mcu, memory, sim)");
+      "F:1: unknown key 'zzzz' (valid top-level keys: include, accel, bus, cpu, energy, mcu, memory, sim)");
   EXPECT_EQ(errorOf("accel:\n  core:\n    zzzzzzz: 1\n"),
             "F:3: unknown key 'accel.core.zzzzzzz' (valid keys under 'accel.core': array_rows, "
             "array_cols, dataflow, sram_bytes, startup_cycles, double_buffer)");
@@ -52,7 +52,7 @@ TEST_F(ConfigErrors, UnknownKeyFarFromAnyListsTheValidOnes) {
   const std::string long_name = "accel_num_cores" + std::string(1000, 'x');
   EXPECT_EQ(errorOf(long_name + ": 1\n"),
             "F:1: unknown key '" + long_name +
-                "' (valid top-level keys: include, accel, bus, cpu, mcu, memory, sim)");
+                "' (valid top-level keys: include, accel, bus, cpu, energy, mcu, memory, sim)");
   // Four characters longer than a key is beyond the suggestion limit; three is within it.
   EXPECT_EQ(errorOf("bus:\n  latency_cyclesxxxx: 1\n").find("did you mean"), std::string::npos);
   EXPECT_EQ(errorOf("bus:\n  latency_cyclesxxx: 1\n"),

@@ -8,6 +8,8 @@
 
 #include "hilsim/base/log.h"
 #include "hilsim/iss/flash.h"
+#include "hilsim/energy/energy_params.h"
+#include "hilsim/energy/technology.h"
 #include "hilsim/timing/bus_scheduler.h"
 #include "hilsim/timing/core_timing.h"
 #include "hilsim/timing/cpu_cost_model.h"
@@ -97,6 +99,44 @@ struct McuConfig {
   uint64_t sram_bytes = 0;   // the tensor arena
 };
 
+// The host MCU's energy figures (energy.host.*): default to its preset's (energy/host_mcu.h).
+struct HostEnergyConfig {
+  std::string preset = "cortex-m55";  // default: cpu.preset
+  double run_ua_per_mhz = 0;
+  double sleep_ua_per_mhz = 0;
+  double supply_v = 0;
+  double flash_line_read_pj = 0;
+  double sram_access_pj = 0;
+};
+
+// Area assumptions of the technology preset (energy.area.*).
+struct AreaConfig {
+  double sram_array_efficiency = 0;
+  double control_fraction = 0;
+};
+
+// Energy per action and static power (energy.*): every value defaults to the technology preset's
+// at the configured geometry (docs/ENERGY.md), and each can be given on its own.
+struct EnergyConfig {
+  energy::TechNode preset = energy::TechNode::k45nm;
+  bool power_gating = false;
+  double mac_pj = 0;
+  double sram_read_pj_per_byte = 0;
+  double sram_write_pj_per_byte = 0;
+  double dma_pj_per_byte = 0;
+  double bus_pj_per_beat = 0;
+  double register_access_pj = 0;
+  double system_memory_read_pj_per_byte = 0;
+  double system_memory_write_pj_per_byte = 0;
+  double sram_leakage_uw_per_kib = 0;
+  double pe_leakage_uw = 0;
+  AreaConfig area;
+  HostEnergyConfig host;
+
+  // The values the energy model multiplies action counts by.
+  energy::EnergyParams params() const;
+};
+
 struct HardwareConfig {
   AccelConfig accel;
   BusConfig bus;
@@ -104,7 +144,13 @@ struct HardwareConfig {
   CpuConfig cpu;
   McuConfig mcu;
   SimConfig sim;
+  EnergyConfig energy;
 };
+
+// The accelerator's geometry as the energy and area model sees it.
+energy::AcceleratorGeometry acceleratorGeometry(const HardwareConfig& config);
+// The technology preset with the configured area assumptions.
+energy::Technology technology(const HardwareConfig& config);
 
 const char* toString(Dataflow v);
 const char* toString(Arbitration v);

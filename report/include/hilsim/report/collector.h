@@ -4,8 +4,10 @@
 // with the number of invocations; every invocation's record only when asked (per_invocation).
 
 #include <cstdint>
+#include <functional>
 #include <vector>
 
+#include "hilsim/report/energy.h"
 #include "hilsim/rt/layer_record.h"
 #include "hilsim/rt/profiler.h"
 
@@ -20,14 +22,19 @@ struct LayerStats {
   uint64_t accel_cycles_sum = 0;  // cycles of the invocations on the accelerated path
   uint64_t ref_cycles_sum = 0, ref_cycles_min = 0, ref_cycles_max = 0;
   uint64_t macs_sum = 0;
+  // The action counts of every invocation, summed (energy.h).
+  LayerActions actions_sum;
 
-  void add(const rt::LayerRecord& record);
+  void add(const rt::LayerRecord& record, const LayerActions& actions = {});
 };
 
 class LayerCollector final : public rt::Profiler {
  public:
   // `per_invocation`: keep every invocation's record; false: only the first invocation's.
-  explicit LayerCollector(bool per_invocation = true) : per_invocation_(per_invocation) {}
+  // `count`: a record's action counts (layerActions with the run's config), summed per layer.
+  using ActionCounter = std::function<LayerActions(const rt::LayerRecord&)>;
+  explicit LayerCollector(bool per_invocation = true, ActionCounter count = {})
+      : per_invocation_(per_invocation), count_(std::move(count)) {}
 
   void endLayer(const rt::LayerRecord& record) override;
 
@@ -41,6 +48,7 @@ class LayerCollector final : public rt::Profiler {
 
  private:
   bool per_invocation_;
+  ActionCounter count_;
   std::vector<rt::LayerRecord> records_;
   std::vector<LayerStats> stats_;
   uint64_t accel_records_ = 0;

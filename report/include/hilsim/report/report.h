@@ -11,6 +11,7 @@
 #include "hilsim/config/hardware_config.h"
 #include "hilsim/report/collector.h"
 #include "hilsim/rt/arena.h"
+#include "hilsim/report/energy.h"
 
 namespace hilsim::report {
 
@@ -23,6 +24,12 @@ struct Totals {
   uint64_t ref_cycles = 0;    // what every layer would cost on the reference path
   uint64_t macs = 0;
   double seconds = 0.0;  // cycles at the host clock
+  // Energy of the layers (energy.h) and of every layer on the reference path, in uJ.
+  energy::EnergyBreakdown energy;
+  double energy_uj = 0.0;
+  double ref_energy_uj = 0.0;
+  // The action counts behind `energy`.
+  LayerActions actions;
 };
 
 // compare mode: the accelerated layer invocations whose output was checked byte for byte against
@@ -61,6 +68,8 @@ struct RunReport {
   std::string mode;
   std::string config_source;  // path, or "embedded defaults"
   config::HardwareConfig config;
+  // The run's system has the accelerator (every mode but ref): its cores leak while it runs.
+  bool with_accelerator = true;
   // JSON `layers` and the CSV's rows: the first invocation's records, or every invocation's when
   // per_invocation (LayerCollector::records()).
   std::vector<rt::LayerRecord> layers;

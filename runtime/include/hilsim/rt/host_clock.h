@@ -16,6 +16,9 @@ class HostClock {
   virtual uint64_t now() const = 0;
   // Spends `cycles` host cycles doing `activity`.
   virtual void advance(uint64_t cycles, CpuActivity activity) = 0;
+  // Host-CPU cycles spent asleep waiting for an interrupt since the start of the run (0 for a
+  // clock that never waits).
+  virtual uint64_t sleepCycles() const { return 0; }
 };
 
 // A clock that only counts: used when no simulated platform is attached.

@@ -72,6 +72,16 @@ struct AccelBreakdown {
   uint64_t sync_cycles = 0;
   uint64_t bus_stall_cycles = 0;  // the critical core's transfers waiting for others' bursts
   uint64_t bytes_moved = 0;
+  // What bytes_moved is made of: the host's copies of the layer's input into device memory and of
+  // its output back, the weights and descriptors placed on the first invocation (in
+  // upload_cycles), and the rest, which the cores' DMA moved.
+  uint64_t host_input_bytes = 0;
+  uint64_t host_output_bytes = 0;
+  uint64_t upload_bytes = 0;
+  // Register block accesses the driver made for the job.
+  uint64_t register_accesses = 0;
+  // Host cycles the CPU slept waiting for the job's interrupt (counted by the host clock).
+  uint64_t sleep_cycles = 0;
   // The driver's code for this job (in fixed_cycles): executed on the instruction-set simulator
   // (with its instruction count), or the modelled software cycles (no instruction count).
   uint64_t driver_cycles = 0;

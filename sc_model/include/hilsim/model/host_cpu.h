@@ -62,6 +62,7 @@ class HostCpu : public sc_core::sc_module,
   // rt::HostClock
   uint64_t now() const override;
   void advance(uint64_t cycles, rt::CpuActivity activity) override;
+  uint64_t sleepCycles() const override { return sleep_ps_ / clocks_.cpu.value(); }
 
   // drv::RegIo
   uint32_t read32(uint32_t offset) override;
@@ -111,6 +112,7 @@ class HostCpu : public sc_core::sc_module,
   sc_core::sc_event copy_done_;
   bool copy_pending_ = false;
   sc_core::sc_time wait_start_;       // the CPU's local time when it began waiting
+  uint64_t sleep_ps_ = 0;             // time asleep in waitForIrq, summed
   sc_core::sc_event deadline_event_;  // interrupt-wait timeouts
   sc_core::sc_time deadline_armed_at_;
   bool deadline_armed_ = false;
