@@ -130,7 +130,7 @@ TEST(KernelAbi, WordsFollowTheDocumentedLayout) {
   int8_t input[1], filter[1], output[1];
   int32_t multipliers[1], shifts[1];
   FullyConnectedInt8Call c;
-  c.params = {2, 3, 4, -5, 6, -128, 127, multipliers, shifts};
+  c.params = {2, 3, 4, -5, 6, -7, 0, -128, 127, multipliers, shifts};
   c.input = input;
   c.filter = filter;
   c.bias = nullptr;
@@ -145,11 +145,11 @@ TEST(KernelAbi, WordsFollowTheDocumentedLayout) {
     return 0;
   };
   uint32_t words[kCallBufferWords] = {};
-  ASSERT_EQ(pack(c, words, address), 14u);
-  const uint32_t expected[14] = {13,         2,          3,   4,          0xFFFFFFFB,
-                                 6,          0xFFFFFF80, 127, 0x20100000, 0x20100004,
-                                 0x21000000, 0x01000040, 0,   0x21000010};
-  for (size_t i = 0; i < 14; ++i) EXPECT_EQ(words[i], expected[i]) << "word " << i;
+  ASSERT_EQ(pack(c, words, address), 16u);
+  const uint32_t expected[16] = {
+      13,         2,   3,          4,          0xFFFFFFFB, 6,          0xFFFFFFF9, 0,
+      0xFFFFFF80, 127, 0x20100000, 0x20100004, 0x21000000, 0x01000040, 0,          0x21000010};
+  for (size_t i = 0; i < 16; ++i) EXPECT_EQ(words[i], expected[i]) << "word " << i;
 }
 
 TEST(KernelAbi, SixtyFourBitFieldsAreTwoWordsLowFirstAndFloatsTheirBits) {

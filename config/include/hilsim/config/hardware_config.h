@@ -78,9 +78,9 @@ struct CpuConfig {
   WeightMemory weight_memory = WeightMemory::kFlash;
   FirmwareOpt firmware_opt = FirmwareOpt::kO2;  // which firmware image the ISS runs
   // Default: the preset's driver figures (timing::cpuPresetDriver).
-  uint32_t driver_job_cycles = 43;  // software cost of one accelerator job
+  uint32_t driver_job_cycles = 33;  // software cost of one accelerator job
   uint32_t driver_reg_cycles = 0;   // software cost per register access (plus the bus trip)
-  uint32_t irq_handler_cycles = 69;
+  uint32_t irq_handler_cycles = 54;
   timing::CpuCoefficients coefficients;  // preset values with any `cpu.coefficients.*` overrides
 };
 
