@@ -306,8 +306,7 @@ TEST_F(PlanCpu, PlanForAnotherCpuIsReplannedWithOneWarning) {
 // reference kernels is re-planned, with one warning naming both libraries, when the run's CPU
 // layers run the optimized kernels, and the outputs keep TFLite Micro's bytes.
 TEST_F(PlanCpu, PlanForAnotherKernelLibraryIsReplannedWithOneWarning) {
-  const RunOutcome r =
-      run(model_, {"--set", "cpu.kernels=optimized", "--set", "cpu.model=cost"});
+  const RunOutcome r = run(model_, costlyAnd({"--set", "cpu.kernels=optimized"}));
   expectOk(r);
   EXPECT_EQ(lines(r.err), 1u) << r.err;
   EXPECT_EQ(r.err.rfind("hilsim: warning: chunk plans in the model were made for another CPU ", 0),

@@ -110,7 +110,7 @@ TEST(PlanCodec, RoundTripsTheCpuRecord) {
       << describePlan(b);
   EXPECT_EQ(describeCpu(*b.cpu),
             "cortex-m4f at 120 MHz, reference kernels, cpu.model iss, driver 43 cycles per job + 0 "
-            "per register access + 69 per interrupt");
+            "per register access + 69 per interrupt, firmware -O2");
   a.cpu.reset();
   bytes = encodePlan(a);
   const AnnotatedPlan c = decodePlan(bytes.data(), bytes.size());

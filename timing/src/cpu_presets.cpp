@@ -380,7 +380,8 @@ CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library) {
     return c;
   }
 
-  const auto opt = calibratedOptimized().find(preset);
+  auto opt = calibratedOptimized().find(preset);
+  if (opt == calibratedOptimized().end()) opt = calibratedOptimized().find(p.core);
   if (opt != calibratedOptimized().end()) {
     applyCalibrated(opt->second, c);
     return c;

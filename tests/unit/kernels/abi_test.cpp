@@ -147,7 +147,7 @@ TEST(KernelAbi, WordsFollowTheDocumentedLayout) {
   uint32_t words[kCallBufferWords] = {};
   ASSERT_EQ(pack(c, words, address), 16u);
   const uint32_t expected[16] = {
-      13,         2,   3,          4,          0xFFFFFFFB, 6,          0xFFFFFFF9, 0,
+      15,         2,   3,          4,          0xFFFFFFFB, 6,          0xFFFFFFF9, 0,
       0xFFFFFF80, 127, 0x20100000, 0x20100004, 0x21000000, 0x01000040, 0,          0x21000010};
   for (size_t i = 0; i < 16; ++i) EXPECT_EQ(words[i], expected[i]) << "word " << i;
 }
