@@ -56,7 +56,7 @@ default_stage() {
 }
 native_stage() {
   configure build-native -DCMAKE_BUILD_TYPE=Release -DHILSIM_NATIVE=ON -DHILSIM_BUILD_BENCH=OFF \
-    -DHILSIM_REFERENCE_HILSIM="$PWD/build/hilsim"
+    -DHILSIM_REFERENCE_HILSIM="$PWD/build/hilsim" -DHILSIM_FIRMWARE_PREBUILT="$PWD/build/firmware"
   build_targets build-native hilsim_golden_e2e_tests hilsim_runtime_golden_tests \
     hilsim_kernel_tests hilsim_conv_e2e_tests hilsim_determinism_e2e_tests
   run_ctest build-native --timeout 300 -L 'golden|determinism' -E 'GoldenIss'
@@ -66,7 +66,7 @@ asan_stage() {
   # translation units compile in about 0.4 of the time they take at -O2 -g.
   configure build-asan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHILSIM_SANITIZE=ON \
     -DHILSIM_BUILD_BENCH=OFF -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
-    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1"
+    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" -DHILSIM_FIRMWARE_PREBUILT="$PWD/build/firmware"
   if [ "${HILSIM_TEST_FULL:-0}" = "1" ]; then
     cmake --build build-asan -j"$jobs"
     run_ctest build-asan --timeout 900

@@ -36,7 +36,7 @@ TEST_P(GoldenCli, OutputsMatchTflmBytes) {
 std::vector<Param> params() {
   std::vector<Param> out;
   for (const std::string& name : goldenCaseNames())
-    for (const char* mode : {"ref", "accel", "auto", "compare"}) out.push_back({name, mode});
+    for (const std::string& mode : goldenModes(name)) out.push_back({name, mode});
   return out;
 }
 
@@ -76,8 +76,7 @@ std::vector<IssParam> issParams() {
   std::vector<IssParam> out;
   for (const std::string& name : goldenCaseNames())
     for (const char* preset : {"cortex-m4f", "rv32im"})
-      for (const char* mode : {"ref", "accel", "auto", "compare"})
-        out.push_back({name, preset, mode});
+      for (const std::string& mode : goldenModes(name)) out.push_back({name, preset, mode});
   return out;
 }
 
@@ -125,8 +124,7 @@ std::vector<IssParam> optimizedParams() {
   std::vector<IssParam> out;
   for (const std::string& name : goldenCaseNames())
     for (const char* preset : {"cortex-m0plus", "cortex-m4f", "cortex-m33", "rv32im"})
-      for (const char* mode : {"ref", "accel", "auto", "compare"})
-        out.push_back({name, preset, mode});
+      for (const std::string& mode : goldenModes(name)) out.push_back({name, preset, mode});
   return out;
 }
 

@@ -50,4 +50,11 @@ const GoldenCase& goldenCase(const std::string& name) {
   throw std::runtime_error("no golden case " + name);
 }
 
+std::vector<std::string> goldenModes(const std::string& name) {
+  constexpr std::uintmax_t kLargeModelBytes = 1u << 20;
+  if (std::filesystem::file_size(goldenCase(name).model) > kLargeModelBytes)
+    return {"accel", "auto", "compare"};
+  return {"ref", "accel", "auto", "compare"};
+}
+
 }  // namespace hilsim::test

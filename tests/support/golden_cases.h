@@ -26,5 +26,9 @@ const std::vector<GoldenCase>& goldenCases();
 // Names of the cases, for parameterized tests.
 std::vector<std::string> goldenCaseNames();
 const GoldenCase& goldenCase(const std::string& name);
+// The run modes an end-to-end golden test checks for a case: all four, except that a large model
+// (over 1 MiB) leaves out ref, which compare covers: compare runs every layer's reference kernel
+// and checks each accelerated layer against it before its bytes are checked against TFLite Micro.
+std::vector<std::string> goldenModes(const std::string& name);
 
 }  // namespace hilsim::test
