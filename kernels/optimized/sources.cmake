@@ -3,6 +3,8 @@
 set(HILSIM_OPT_KERNEL_SOURCES
   src/conv.cpp
   src/depthwise_conv.cpp
+  src/elementwise.cpp
   src/fully_connected.cpp
   src/pooling.cpp
+  src/softmax.cpp
 )

@@ -1,6 +1,7 @@
 // Reference ADD, SUB and MUL kernels: int8, int16, float32 and int32 with broadcasting
 // (hilsim/kernels/add.h, sub.h, mul.h). One kernel prepares and invokes all three; what differs
-// between them, as in TensorFlow Lite Micro's prepare, is in their ArithmeticOp below.
+// between them, as in TensorFlow Lite Micro's prepare, is in their ArithmeticOp below. With the
+// optimized library, int8 ADD and MUL run its kernels (hilsim/kernels/optimized/elementwise.h).
 
 #include <cstdint>
 #include <string>
@@ -8,6 +9,7 @@
 
 #include "elementwise_common.h"
 #include "hilsim/kernels/abi/calls.h"
+#include "hilsim/kernels/optimized/abi_calls.h"
 #include "hilsim/rt/kernels/kernel_call.h"
 #include "hilsim/rt/kernels/kernel_util.h"
 #include "hilsim/rt/kernels/reference.h"
@@ -91,15 +93,17 @@ const ArithmeticOp<kernels::QuantizedMulParams> kMul = {
     prepareQuantizedMul,
     {/*inputs_unquantized=*/false, /*output_unquantized=*/false, /*fused_activation=*/true}};
 
-// The operator's kernel calls for int8, int16, float32 and int32 (abi/calls.h).
-template <class Int8Call, class Int16Call, class FloatCall, class Int32Call>
+// The operator's kernel calls for int8, int16, float32 and int32 (abi/calls.h), and the optimized
+// library's int8 call (Int8Call itself where it has none).
+template <class Int8Call, class Int16Call, class FloatCall, class Int32Call,
+          class OptInt8Call = Int8Call>
 class ArithmeticRef final : public Kernel {
  public:
   using QuantParams = decltype(Int8Call::params);
 
   explicit ArithmeticRef(const ArithmeticOp<QuantParams>& op) : op_(op) {}
 
-  OpWork prepare(PrepareContext&, Node& node) override {
+  OpWork prepare(PrepareContext& ctx, Node& node) override {
     expectArity(node, 2, 2);
     const Tensor& in1 = requiredInput(node, 0, "input1");
     const Tensor& in2 = requiredInput(node, 1, "input2");
@@ -108,6 +112,8 @@ class ArithmeticRef final : public Kernel {
     expectSameTypes(in1, in2, out);
     loops_ = planBinaryBroadcast(in1, in2, out);
     type_ = out.type;
+    optimized_int8_ = !std::is_same_v<OptInt8Call, Int8Call> &&
+                      ctx.kernelLibrary() == timing::KernelLibrary::kOptimized;
     switch (type_) {
       case TensorType::INT8:
       case TensorType::INT16:
@@ -134,7 +140,10 @@ class ArithmeticRef final : public Kernel {
     Tensor& out = *node.output(0);
     switch (type_) {
       case TensorType::INT8:
-        run<Int8Call>(ctx, quant_, in1, in2, out);
+        if (optimized_int8_)
+          run<OptInt8Call>(ctx, quant_, in1, in2, out);
+        else
+          run<Int8Call>(ctx, quant_, in1, in2, out);
         break;
       case TensorType::INT16:
         run<Int16Call>(ctx, quant_, in1, in2, out);
@@ -159,6 +168,7 @@ class ArithmeticRef final : public Kernel {
 
   const ArithmeticOp<QuantParams>& op_;
   TensorType type_ = TensorType::INT8;
+  bool optimized_int8_ = false;  // int8: the optimized library's kernel
   kernels::BroadcastLoops loops_;
   QuantParams quant_;
   kernels::FloatActivation float_;
@@ -169,9 +179,8 @@ class ArithmeticRef final : public Kernel {
 
 std::unique_ptr<Kernel> makeAddRef() {
   namespace abi = kernels::abi;
-  return std::make_unique<
-      ArithmeticRef<abi::AddInt8Call, abi::AddInt16Call, abi::AddFloatCall, abi::AddInt32Call>>(
-      kAdd);
+  return std::make_unique<ArithmeticRef<abi::AddInt8Call, abi::AddInt16Call, abi::AddFloatCall,
+                                         abi::AddInt32Call, abi::OptAddInt8Call>>(kAdd);
 }
 
 std::unique_ptr<Kernel> makeSubRef() {
@@ -183,9 +192,8 @@ std::unique_ptr<Kernel> makeSubRef() {
 
 std::unique_ptr<Kernel> makeMulRef() {
   namespace abi = kernels::abi;
-  return std::make_unique<
-      ArithmeticRef<abi::MulInt8Call, abi::MulInt16Call, abi::MulFloatCall, abi::MulInt32Call>>(
-      kMul);
+  return std::make_unique<ArithmeticRef<abi::MulInt8Call, abi::MulInt16Call, abi::MulFloatCall,
+                                         abi::MulInt32Call, abi::OptMulInt8Call>>(kMul);
 }
 
 }  // namespace hilsim::rt

@@ -1,6 +1,8 @@
 // Reference SOFTMAX kernel: float32, int8 input to int8 or int16 output, and int16 to int16
 // (hilsim/kernels/softmax.h). The int16 kernel's exp and 1 / (1 + x) tables are generated here,
-// in prepare, with TensorFlow Lite Micro's LUTPopulate<int16_t> arithmetic in float32.
+// in prepare, with TensorFlow Lite Micro's LUTPopulate<int16_t> arithmetic in float32. With the
+// optimized library, int8 input takes its kernel (hilsim/kernels/optimized/softmax.h), whose exp
+// table prepare computes into persistent memory.
 
 #include <algorithm>
 #include <cmath>
@@ -9,6 +11,7 @@
 #include <string>
 
 #include "hilsim/kernels/abi/calls.h"
+#include "hilsim/kernels/optimized/abi_calls.h"
 #include "hilsim/rt/kernels/kernel_call.h"
 #include "hilsim/rt/kernels/kernel_util.h"
 #include "hilsim/rt/kernels/reference.h"
@@ -89,6 +92,13 @@ class SoftmaxRef final : public Kernel {
     } else if (in.type == TensorType::INT8) {
       prepareInt8(in, out, beta);
       result_ = allocatePersistentArray<kernels::abi::SoftmaxResult>(ctx, 1);
+      exp_table_ = nullptr;
+      if (ctx.kernelLibrary() == timing::KernelLibrary::kOptimized) {
+        int32_t* table =
+            allocatePersistentArray<int32_t>(ctx, size_t(kernels::opt::kSoftmaxExpTableEntries));
+        kernels::opt::softmaxInt8ExpTable(quant_, table);
+        exp_table_ = table;
+      }
     } else if (in.type == TensorType::INT16) {
       prepareInt16(ctx, in, out, beta);
       int16_.rows = rows;
@@ -118,7 +128,15 @@ class SoftmaxRef final : public Kernel {
       return;
     }
     *result_ = {};
-    if (out_type_ == TensorType::INT16) {
+    if (exp_table_ && out_type_ == TensorType::INT16) {
+      kernels::abi::OptSoftmaxInt8ToInt16Call call{quant_, exp_table_, in.as<int8_t>(),
+                                                   out.as<int16_t>(), result_};
+      runCall(ctx, call);
+    } else if (exp_table_) {
+      kernels::abi::OptSoftmaxInt8ToInt8Call call{quant_, exp_table_, in.as<int8_t>(),
+                                                  out.as<int8_t>(), result_};
+      runCall(ctx, call);
+    } else if (out_type_ == TensorType::INT16) {
       kernels::abi::SoftmaxInt8ToInt16Call call{quant_, in.as<int8_t>(), out.as<int16_t>(),
                                                 result_};
       runCall(ctx, call);
@@ -215,6 +233,7 @@ class SoftmaxRef final : public Kernel {
   int16_t* exp_lut_ = nullptr;                     // persistent, kInt16LutEntries values
   int16_t* reciprocal_lut_ = nullptr;              // persistent, kInt16LutEntries values
   kernels::abi::SoftmaxResult* result_ = nullptr;  // persistent: the call reports into it
+  const int32_t* exp_table_ = nullptr;  // persistent, optimized library only (int8 input)
 };
 
 }  // namespace

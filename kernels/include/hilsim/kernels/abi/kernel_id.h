@@ -109,6 +109,10 @@ enum class KernelId : uint32_t {
   kOptDepthwiseConvInt8 = 81,
   kOptMaxPoolInt8 = 82,
   kOptAveragePoolInt8 = 83,
+  kOptAddInt8 = 84,
+  kOptMulInt8 = 85,
+  kOptSoftmaxInt8ToInt8 = 86,
+  kOptSoftmaxInt8ToInt16 = 87,
 };
 
 }  // namespace hilsim::kernels::abi

@@ -11,8 +11,10 @@
 #include "hilsim/kernels/abi/dispatch.h"
 #include "hilsim/kernels/optimized/conv.h"
 #include "hilsim/kernels/optimized/depthwise_conv.h"
+#include "hilsim/kernels/optimized/elementwise.h"
 #include "hilsim/kernels/optimized/fully_connected.h"
 #include "hilsim/kernels/optimized/pooling.h"
+#include "hilsim/kernels/optimized/softmax.h"
 
 namespace hilsim::kernels::abi {
 
@@ -111,9 +113,50 @@ using OptMaxPoolInt8Call =
 using OptAveragePoolInt8Call =
     AveragePoolCall<KernelId::kOptAveragePoolInt8, int8_t, opt::averagePoolInt8>;
 
+using OptAddInt8Call = BinaryCall<KernelId::kOptAddInt8, QuantizedAddParams, int8_t, opt::addInt8>;
+using OptMulInt8Call = BinaryCall<KernelId::kOptMulInt8, QuantizedMulParams, int8_t, opt::mulInt8>;
+
+// SOFTMAX with int8 input: the reference call's fields plus the exp table
+// (opt::softmaxInt8ExpTable, opt::kSoftmaxExpTableEntries values).
+template <KernelId Id, class Out,
+          SoftmaxStatus (*F)(const SoftmaxInt8Params&, const int32_t*, const int8_t*, Out*,
+                             int32_t*)>
+struct OptSoftmaxInt8Call {
+  static constexpr KernelId kId = Id;
+  SoftmaxInt8Params params;
+  const int32_t* exp_table = nullptr;
+  const int8_t* input = nullptr;
+  Out* output = nullptr;
+  SoftmaxResult* result = nullptr;
+};
+
+template <class V, KernelId Id, class Out,
+          SoftmaxStatus (*F)(const SoftmaxInt8Params&, const int32_t*, const int8_t*, Out*,
+                             int32_t*)>
+constexpr void visit(V& v, OptSoftmaxInt8Call<Id, Out, F>& c) {
+  visit(v, c.params);
+  v(c.exp_table);
+  v(c.input);
+  v(c.output);
+  v(c.result);
+}
+
+template <KernelId Id, class Out,
+          SoftmaxStatus (*F)(const SoftmaxInt8Params&, const int32_t*, const int8_t*, Out*,
+                             int32_t*)>
+inline void run(const OptSoftmaxInt8Call<Id, Out, F>& c) {
+  c.result->status = F(c.params, c.exp_table, c.input, c.output, &c.result->failed_row);
+}
+
+using OptSoftmaxInt8ToInt8Call =
+    OptSoftmaxInt8Call<KernelId::kOptSoftmaxInt8ToInt8, int8_t, opt::softmaxInt8ToInt8>;
+using OptSoftmaxInt8ToInt16Call =
+    OptSoftmaxInt8Call<KernelId::kOptSoftmaxInt8ToInt16, int16_t, opt::softmaxInt8ToInt16>;
+
 using OptimizedCalls =
     CallList<OptFullyConnectedInt8Call, OptConvInt8PointwiseCall, OptConvInt8Im2colCall,
-             OptDepthwiseConvInt8Call, OptMaxPoolInt8Call, OptAveragePoolInt8Call>;
+             OptDepthwiseConvInt8Call, OptMaxPoolInt8Call, OptAveragePoolInt8Call, OptAddInt8Call,
+             OptMulInt8Call, OptSoftmaxInt8ToInt8Call, OptSoftmaxInt8ToInt16Call>;
 
 static_assert(largestCallWords(OptimizedCalls{}) <= kMaxCallWords, "raise kMaxCallWords");
 

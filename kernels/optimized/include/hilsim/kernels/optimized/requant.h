@@ -12,10 +12,10 @@ namespace hilsim::kernels::opt {
 // non-negative product and 1 - 2^30 to a negative one, then divides by 2^31 rounding toward
 // zero; for a negative dividend n, truncation is floor((n + 2^31 - 1) / 2^31), so both cases
 // are floor((product + 2^30) / 2^31): one 64-bit add and an arithmetic shift. The only
-// saturating case, INT32_MIN * INT32_MIN, is kept.
-inline int32_t requantize(int32_t acc, int32_t multiplier, int32_t shift) {
-  const int32_t left = shift > 0 ? shift : 0;
-  const int32_t right = shift > 0 ? 0 : -shift;
+// saturating case, INT32_MIN * INT32_MIN, is kept. requantizeShifts takes the shift split into
+// left = max(shift, 0) and right = max(-shift, 0), for loops that requantize many values with
+// one shift; requantize takes the shift.
+inline int32_t requantizeShifts(int32_t acc, int32_t multiplier, int32_t left, int32_t right) {
   const int32_t x = static_cast<int32_t>(static_cast<uint32_t>(acc) << left);
   int32_t high;
   if (x == INT32_MIN && multiplier == INT32_MIN) {
@@ -28,6 +28,10 @@ inline int32_t requantize(int32_t acc, int32_t multiplier, int32_t shift) {
   const int32_t remainder = high & mask;
   const int32_t threshold = (mask >> 1) + (high < 0 ? 1 : 0);
   return (high >> right) + (remainder > threshold ? 1 : 0);
+}
+
+inline int32_t requantize(int32_t acc, int32_t multiplier, int32_t shift) {
+  return requantizeShifts(acc, multiplier, shift > 0 ? shift : 0, shift > 0 ? 0 : -shift);
 }
 
 inline int8_t requantizeToInt8(int32_t acc, int32_t multiplier, int32_t shift,

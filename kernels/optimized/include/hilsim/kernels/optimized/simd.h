@@ -1,7 +1,7 @@
 #pragma once
 // The few SIMD primitives the optimized kernels are written in. On cores with the Arm DSP
 // extension (__ARM_FEATURE_DSP: Cortex-M4, M7, M33, M55) they are the ACLE intrinsics of
-// <arm_acle.h> (SXTB16, SMLAD, SADD16, SMLABB, SMLATT); elsewhere (Cortex-M0+, RV32, the host)
+// <arm_acle.h> (SXTB16, SMLAD, SADD16, SMLABB, SMLATT, SMULBB, SMULTT); elsewhere (Cortex-M0+, RV32, the host)
 // portable C with the same results. Every accumulation wraps modulo 2^32 like TensorFlow Lite
 // Micro's int32 accumulator (SMLAD's sum wraps too; it only sets the sticky Q flag).
 // Freestanding.
@@ -81,6 +81,12 @@ inline uint32_t max4S8(uint32_t a, uint32_t b) {
 inline uint32_t sadd16(uint32_t a, uint32_t b) {
   return pack16(lo16(a) + lo16(b), hi16(a) + hi16(b));
 }
+inline int32_t smulbb(uint32_t a, uint32_t b) {
+  return lo16(a) * lo16(b);
+}
+inline int32_t smultt(uint32_t a, uint32_t b) {
+  return hi16(a) * hi16(b);
+}
 #elif HILSIM_OPT_DSP
 // Bytes 0 and 2 of x sign-extended into the two halfwords.
 inline uint32_t sxtb16(uint32_t x) {
@@ -125,6 +131,26 @@ inline uint32_t max4S8(uint32_t a, uint32_t b) {
 // Halfword-wise a + b modulo 2^16 (SADD16).
 inline uint32_t sadd16(uint32_t a, uint32_t b) {
   return static_cast<uint32_t>(__sadd16(static_cast<int32_t>(a), static_cast<int32_t>(b)));
+}
+// lo(a) * lo(b) (SMULBB) and hi(a) * hi(b) (SMULTT), halfwords signed.
+inline int32_t smulbb(uint32_t a, uint32_t b) {
+  return __smulbb(static_cast<int32_t>(a), static_cast<int32_t>(b));
+}
+inline int32_t smultt(uint32_t a, uint32_t b) {
+  return __smultt(static_cast<int32_t>(a), static_cast<int32_t>(b));
+}
+#endif
+
+#if HILSIM_OPT_DSP
+// The signed halfwords of a word, and a halfword pair of one value.
+inline int32_t lowHalf(uint32_t x) {
+  return static_cast<int16_t>(x & 0xFFFFu);
+}
+inline int32_t highHalf(uint32_t x) {
+  return static_cast<int32_t>(x) >> 16;
+}
+inline uint32_t halfPair(int32_t v) {
+  return (static_cast<uint32_t>(v) & 0xFFFFu) * 0x10001u;
 }
 #endif
 
