@@ -11,16 +11,22 @@
 #include <string>
 #include <vector>
 
+#include "hilsim/kernels/add.h"
+#include "hilsim/kernels/broadcast.h"
 #include "hilsim/kernels/conv.h"
 #include "hilsim/kernels/depthwise_conv.h"
 #include "hilsim/kernels/fully_connected.h"
+#include "hilsim/kernels/mul.h"
 #include "hilsim/kernels/optimized/conv.h"
 #include "hilsim/kernels/optimized/depthwise_conv.h"
+#include "hilsim/kernels/optimized/elementwise.h"
 #include "hilsim/kernels/optimized/fully_connected.h"
 #include "hilsim/kernels/optimized/pooling.h"
 #include "hilsim/kernels/optimized/requant.h"
+#include "hilsim/kernels/optimized/softmax.h"
 #include "hilsim/kernels/pooling.h"
 #include "hilsim/kernels/quant_math.h"
+#include "hilsim/kernels/softmax.h"
 
 namespace hilsim::test {
 namespace {
@@ -395,6 +401,180 @@ TEST(OptimizedPooling, AverageMatchesReferenceOnRandomShapes) {
     kernels::opt::averagePoolInt8(p, input.data(), acc.data(), actual.data());
     ASSERT_EQ(expected, actual) << "case " << i;
   }
+}
+
+// Two operand shapes that broadcast: rank 1-4, odd extents, each dimension of one operand
+// sometimes 1; every fifth case one long flat run (the tails of the unrolled loops), and every
+// tenth a scalar operand.
+struct BinaryCase {
+  std::vector<int32_t> shape1, shape2;
+  kernels::BroadcastLoops loops;
+  int64_t elements = 0;
+  int64_t elements1 = 1, elements2 = 1;
+  std::string describe() const {
+    std::string s = "[";
+    for (int32_t d : shape1) s += std::to_string(d) + " ";
+    s += "] x [";
+    for (int32_t d : shape2) s += std::to_string(d) + " ";
+    return s + "]";
+  }
+};
+
+BinaryCase randomBinary(Rng& rng, int i) {
+  BinaryCase c;
+  if (i % 5 == 0) {
+    const int32_t n = rng.uniform(1, 131);
+    c.shape1 = c.shape2 = {n};
+  } else {
+    const int32_t rank = rng.uniform(1, 4);
+    for (int32_t d = 0; d < rank; ++d) {
+      const int32_t extent = rng.uniform(1, 9);
+      const int32_t mode = rng.uniform(0, 3);
+      c.shape1.push_back(mode == 1 ? 1 : extent);
+      c.shape2.push_back(mode == 2 ? 1 : extent);
+    }
+    if (rng.chance(20)) c.shape2.erase(c.shape2.begin());  // lower rank, right-aligned
+    if (c.shape2.empty() || i % 10 == 1) c.shape2 = {1};
+  }
+  if (rng.chance(50)) std::swap(c.shape1, c.shape2);
+  int32_t out_shape[kernels::kMaxBroadcastRank];
+  int32_t out_rank = 0;
+  EXPECT_EQ(kernels::planBroadcast(c.shape1.data(), int32_t(c.shape1.size()), c.shape2.data(),
+                                   int32_t(c.shape2.size()), &c.loops, out_shape, &out_rank),
+            kernels::BroadcastStatus::kOk);
+  c.elements = 1;
+  for (int32_t d = 0; d < out_rank; ++d) c.elements *= out_shape[d];
+  for (int32_t d : c.shape1) c.elements1 *= d;
+  for (int32_t d : c.shape2) c.elements2 *= d;
+  return c;
+}
+
+TEST(OptimizedAdd, MatchesReferenceOnRandomBroadcasts) {
+  Rng rng(24009);
+  for (int i = 0; i < kCases; ++i) {
+    const BinaryCase c = randomBinary(rng, i);
+    kernels::QuantizedAddParams p;
+    p.input1_offset = -rng.zeroPoint();
+    p.input2_offset = -rng.zeroPoint();
+    p.left_shift = 20;
+    p.input1_multiplier = rng.uniform(1 << 30, INT32_MAX);
+    p.input2_multiplier = rng.uniform(1 << 30, INT32_MAX);
+    // One input holds the larger scale (ratio 1/2: shift 0 after QuantizeMultiplier's
+    // normalisation), the other a smaller one.
+    p.input1_shift = rng.chance(50) ? 0 : rng.uniform(-8, 0);
+    p.input2_shift = rng.chance(50) ? 0 : rng.uniform(-8, 0);
+    p.output_multiplier = rng.uniform(1 << 30, INT32_MAX);
+    p.output_shift = rng.uniform(-24, -12);
+    p.output_offset = rng.zeroPoint();
+    rng.activation(p.act_min, p.act_max);
+    const auto in1 = rng.bytes(size_t(c.elements1));
+    const auto in2 = rng.bytes(size_t(c.elements2));
+    std::vector<int8_t> expected(size_t(c.elements)), actual(expected.size());
+    kernels::addInt8(p, c.loops, in1.data(), in2.data(), expected.data());
+    kernels::opt::addInt8(p, c.loops, in1.data(), in2.data(), actual.data());
+    ASSERT_EQ(expected, actual) << "case " << i << ": " << c.describe();
+  }
+}
+
+TEST(OptimizedMul, MatchesReferenceOnRandomBroadcasts) {
+  Rng rng(24010);
+  for (int i = 0; i < kCases; ++i) {
+    const BinaryCase c = randomBinary(rng, i);
+    kernels::QuantizedMulParams p;
+    p.input1_offset = -rng.zeroPoint();
+    p.input2_offset = -rng.zeroPoint();
+    p.output_multiplier = rng.uniform(1 << 30, INT32_MAX);
+    p.output_shift = rng.chance(10) ? rng.uniform(1, 3) : rng.uniform(-16, 0);
+    p.output_offset = rng.zeroPoint();
+    rng.activation(p.act_min, p.act_max);
+    const auto in1 = rng.bytes(size_t(c.elements1));
+    const auto in2 = rng.bytes(size_t(c.elements2));
+    std::vector<int8_t> expected(size_t(c.elements)), actual(expected.size());
+    kernels::mulInt8(p, c.loops, in1.data(), in2.data(), expected.data());
+    kernels::opt::mulInt8(p, c.loops, in1.data(), in2.data(), actual.data());
+    ASSERT_EQ(expected, actual) << "case " << i << ": " << c.describe();
+  }
+}
+
+// Parameters the optimized loops do not take (an ADD multiplier of INT32_MIN, offsets beyond a
+// halfword's safe range) run the reference kernel and give its bytes.
+TEST(OptimizedElementwise, ParametersOutsidePrepareRangesGiveTheReferenceBytes) {
+  Rng rng(24011);
+  const BinaryCase c = randomBinary(rng, 0);
+  const auto in1 = rng.bytes(size_t(c.elements1));
+  const auto in2 = rng.bytes(size_t(c.elements2));
+  kernels::QuantizedAddParams add;
+  add.input1_multiplier = INT32_MIN;
+  add.input2_multiplier = 1 << 30;
+  add.output_multiplier = 1 << 30;
+  add.output_shift = -20;
+  add.act_min = -128;
+  add.act_max = 127;
+  std::vector<int8_t> expected(size_t(c.elements)), actual(expected.size());
+  kernels::addInt8(add, c.loops, in1.data(), in2.data(), expected.data());
+  kernels::opt::addInt8(add, c.loops, in1.data(), in2.data(), actual.data());
+  EXPECT_EQ(expected, actual);
+  kernels::QuantizedMulParams mul;
+  mul.input1_offset = 40000;
+  mul.input2_offset = -3;
+  mul.output_multiplier = 1 << 30;
+  mul.output_shift = -20;
+  mul.act_min = -128;
+  mul.act_max = 127;
+  kernels::mulInt8(mul, c.loops, in1.data(), in2.data(), expected.data());
+  kernels::opt::mulInt8(mul, c.loops, in1.data(), in2.data(), actual.data());
+  EXPECT_EQ(expected, actual);
+}
+
+template <typename Out>
+void expectSoftmaxMatches(uint32_t seed) {
+  Rng rng(seed);
+  for (int i = 0; i < kCases; ++i) {
+    kernels::SoftmaxInt8Params p;
+    p.rows = rng.uniform(1, 4);
+    p.depth = rng.chance(20) ? rng.uniform(1, 9) : rng.uniform(1, 300);
+    p.input_multiplier = rng.uniform(1 << 30, INT32_MAX);
+    p.input_left_shift = rng.uniform(0, 23);
+    p.diff_min = rng.chance(20) ? rng.uniform(-300, -256) : rng.uniform(-255, 0);
+    // Every twentieth case rows long enough and flat enough that the sum of exps wraps.
+    const bool overflow = i % 20 == 19;
+    if (overflow) p.depth = rng.uniform(4097, 6000);
+    auto input = rng.bytes(size_t(p.rows * p.depth));
+    if (overflow)
+      for (auto& v : input) v = 7;
+    std::vector<int32_t> table(size_t(kernels::opt::kSoftmaxExpTableEntries));
+    kernels::opt::softmaxInt8ExpTable(p, table.data());
+    std::vector<Out> expected(input.size()), actual(input.size());
+    int32_t expected_row = -1, actual_row = -1;
+    kernels::SoftmaxStatus expected_status, actual_status;
+    if constexpr (sizeof(Out) == 1) {
+      expected_status = kernels::softmaxInt8ToInt8(p, input.data(), expected.data(), &expected_row);
+      actual_status = kernels::opt::softmaxInt8ToInt8(p, table.data(), input.data(), actual.data(),
+                                                      &actual_row);
+    } else {
+      expected_status =
+          kernels::softmaxInt8ToInt16(p, input.data(), expected.data(), &expected_row);
+      actual_status = kernels::opt::softmaxInt8ToInt16(p, table.data(), input.data(),
+                                                       actual.data(), &actual_row);
+    }
+    ASSERT_EQ(expected_status, actual_status) << "case " << i;
+    // The int16 output keeps 16 more bits of the reciprocal's range, so only int8 stops there.
+    if (sizeof(Out) == 1)
+      EXPECT_EQ(overflow, expected_status == kernels::SoftmaxStatus::kSumOfExpsOverflow);
+    if (expected_status == kernels::SoftmaxStatus::kOk) {
+      ASSERT_EQ(expected, actual) << "case " << i << ": depth " << p.depth;
+    } else {
+      ASSERT_EQ(expected_row, actual_row) << "case " << i;
+    }
+  }
+}
+
+TEST(OptimizedSoftmax, Int8MatchesReferenceOnRandomRows) {
+  expectSoftmaxMatches<int8_t>(24012);
+}
+
+TEST(OptimizedSoftmax, Int16OutputMatchesReferenceOnRandomRows) {
+  expectSoftmaxMatches<int16_t>(24013);
 }
 
 }  // namespace

@@ -132,12 +132,17 @@ inline uint32_t max4S8(uint32_t a, uint32_t b) {
 inline uint32_t sadd16(uint32_t a, uint32_t b) {
   return static_cast<uint32_t>(__sadd16(static_cast<int32_t>(a), static_cast<int32_t>(b)));
 }
-// lo(a) * lo(b) (SMULBB) and hi(a) * hi(b) (SMULTT), halfwords signed.
+// lo(a) * lo(b) (SMULBB) and hi(a) * hi(b) (SMULTT), halfwords signed (written out: GCC 12's
+// <arm_acle.h> has no intrinsics for them).
 inline int32_t smulbb(uint32_t a, uint32_t b) {
-  return __smulbb(static_cast<int32_t>(a), static_cast<int32_t>(b));
+  int32_t r;
+  __asm__("smulbb %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));
+  return r;
 }
 inline int32_t smultt(uint32_t a, uint32_t b) {
-  return __smultt(static_cast<int32_t>(a), static_cast<int32_t>(b));
+  int32_t r;
+  __asm__("smultt %0, %1, %2" : "=r"(r) : "r"(a), "r"(b));
+  return r;
 }
 #endif
 
