@@ -4,6 +4,11 @@
 //     sizes, padding, strides, dilation, groups, depth multipliers, per-channel requantization,
 //     int8-extreme zero points), through both libraries; returns the number of cases whose bytes
 //     differ;
+//   opt_selfcheck_elementwise(seed, rounds): the same for ADD and MUL (random broadcast shapes,
+//     odd run lengths, saturating activation ranges) and SOFTMAX with int8 and int16 outputs;
+//   bench_elementwise(elements, op, broadcast, mode): ADD (op 0) or MUL (op 1) of `elements`
+//     int8 values with a second operand of the same shape (broadcast 0) or one value
+//     (broadcast 1), and bench_softmax(rows, depth, mode): SOFTMAX int8 -> int8;
 //   bench_fc(k, n, mode), bench_conv1x1(pixels, in_c, out_c, mode), bench_conv3x3(side, in_c,
 //     out_c, mode), bench_dw3x3(side, channels, mode),
 //     bench_pool(side, channels, average, mode): one call of a kernel on deterministic data
@@ -14,14 +19,20 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "hilsim/kernels/add.h"
+#include "hilsim/kernels/broadcast.h"
 #include "hilsim/kernels/conv.h"
 #include "hilsim/kernels/depthwise_conv.h"
 #include "hilsim/kernels/fully_connected.h"
+#include "hilsim/kernels/mul.h"
 #include "hilsim/kernels/optimized/conv.h"
 #include "hilsim/kernels/optimized/depthwise_conv.h"
+#include "hilsim/kernels/optimized/elementwise.h"
 #include "hilsim/kernels/optimized/fully_connected.h"
 #include "hilsim/kernels/optimized/pooling.h"
+#include "hilsim/kernels/optimized/softmax.h"
 #include "hilsim/kernels/pooling.h"
+#include "hilsim/kernels/softmax.h"
 
 namespace {
 
@@ -39,6 +50,8 @@ int8_t g_actual[kOutputBytes];
 int16_t g_scratch[8 * 1024];
 int32_t g_acc[kChannels];
 int32_t g_bias[kChannels], g_folded[kChannels], g_mult[kChannels], g_shift[kChannels];
+int16_t g_expected16[kOutputBytes / 2], g_actual16[kOutputBytes / 2];
+int32_t g_exp_table[hilsim::kernels::opt::kSoftmaxExpTableEntries];
 
 struct Lcg {
   uint32_t state;
@@ -217,6 +230,105 @@ bool checkPool(Lcg& r, bool average) {
   return same(outputs);
 }
 
+// Two operand shapes that broadcast (rank 1-4, odd extents, dimensions of 1 on either side,
+// sometimes a scalar or one long flat run), planned; false if the buffers are too small.
+bool binaryShapes(Lcg& r, k::BroadcastLoops& loops, size_t& n1, size_t& n2, size_t& outputs) {
+  int32_t s1[4], s2[4];
+  int32_t rank1 = 1, rank2 = 1;
+  const int32_t mode = r.uniform(0, 9);
+  if (mode < 2) {
+    s1[0] = s2[0] = r.uniform(1, 300);
+  } else {
+    rank1 = rank2 = r.uniform(1, 4);
+    for (int32_t d = 0; d < rank1; ++d) {
+      const int32_t extent = r.uniform(1, 9);
+      const int32_t which = r.uniform(0, 3);
+      s1[d] = which == 1 ? 1 : extent;
+      s2[d] = which == 2 ? 1 : extent;
+    }
+    if (mode == 2) {
+      rank2 = 1;
+      s2[0] = 1;
+    }
+  }
+  int32_t out_shape[k::kMaxBroadcastRank];
+  int32_t out_rank = 0;
+  const bool swap = r.chance(50);
+  if (k::planBroadcast(swap ? s2 : s1, swap ? rank2 : rank1, swap ? s1 : s2, swap ? rank1 : rank2,
+                       &loops, out_shape, &out_rank) != k::BroadcastStatus::kOk)
+    return false;
+  n1 = n2 = outputs = 1;
+  for (int32_t d = 0; d < rank1; ++d) (swap ? n2 : n1) *= size_t(s1[d]);
+  for (int32_t d = 0; d < rank2; ++d) (swap ? n1 : n2) *= size_t(s2[d]);
+  for (int32_t d = 0; d < out_rank; ++d) outputs *= size_t(out_shape[d]);
+  return n1 + n2 <= kInputBytes && outputs <= kOutputBytes;
+}
+
+bool checkAdd(Lcg& r) {
+  k::BroadcastLoops loops;
+  size_t n1 = 0, n2 = 0, outputs = 0;
+  if (!binaryShapes(r, loops, n1, n2, outputs)) return true;
+  k::QuantizedAddParams p;
+  p.input1_offset = -r.zeroPoint();
+  p.input2_offset = -r.zeroPoint();
+  p.left_shift = 20;
+  p.input1_multiplier = int32_t((1u << 30) | (r.next() << 6));
+  p.input2_multiplier = int32_t((1u << 30) | (r.next() << 6));
+  p.input1_shift = r.chance(50) ? 0 : r.uniform(-8, 0);
+  p.input2_shift = r.chance(50) ? 0 : r.uniform(-8, 0);
+  p.output_multiplier = int32_t((1u << 30) | (r.next() << 6));
+  p.output_shift = r.uniform(-24, -12);
+  p.output_offset = r.zeroPoint();
+  r.activation(p.act_min, p.act_max);
+  r.fill(g_input, n1 + n2);
+  k::addInt8(p, loops, g_input, g_input + n1, g_expected);
+  k::opt::addInt8(p, loops, g_input, g_input + n1, g_actual);
+  return same(outputs);
+}
+
+bool checkMul(Lcg& r) {
+  k::BroadcastLoops loops;
+  size_t n1 = 0, n2 = 0, outputs = 0;
+  if (!binaryShapes(r, loops, n1, n2, outputs)) return true;
+  k::QuantizedMulParams p;
+  p.input1_offset = -r.zeroPoint();
+  p.input2_offset = -r.zeroPoint();
+  p.output_multiplier = int32_t((1u << 30) | (r.next() << 6));
+  p.output_shift = r.chance(10) ? r.uniform(1, 3) : r.uniform(-16, 0);
+  p.output_offset = r.zeroPoint();
+  r.activation(p.act_min, p.act_max);
+  r.fill(g_input, n1 + n2);
+  k::mulInt8(p, loops, g_input, g_input + n1, g_expected);
+  k::opt::mulInt8(p, loops, g_input, g_input + n1, g_actual);
+  return same(outputs);
+}
+
+bool checkSoftmax(Lcg& r, bool int16_out) {
+  k::SoftmaxInt8Params p;
+  p.rows = r.uniform(1, 4);
+  p.depth = r.chance(20) ? r.uniform(1, 9) : r.uniform(1, 300);
+  p.input_multiplier = int32_t((1u << 30) | (r.next() << 6));
+  p.input_left_shift = r.uniform(0, 23);
+  p.diff_min = r.chance(20) ? r.uniform(-300, -256) : r.uniform(-255, 0);
+  const size_t n = size_t(p.rows * p.depth);
+  r.fill(g_input, n);
+  k::opt::softmaxInt8ExpTable(p, g_exp_table);
+  int32_t row_expected = -1, row_actual = -1;
+  if (int16_out) {
+    const k::SoftmaxStatus a = k::softmaxInt8ToInt16(p, g_input, g_expected16, &row_expected);
+    const k::SoftmaxStatus b =
+        k::opt::softmaxInt8ToInt16(p, g_exp_table, g_input, g_actual16, &row_actual);
+    if (a != b || row_expected != row_actual) return false;
+    for (size_t i = 0; i < n; ++i)
+      if (g_expected16[i] != g_actual16[i]) return false;
+    return true;
+  }
+  const k::SoftmaxStatus a = k::softmaxInt8ToInt8(p, g_input, g_expected, &row_expected);
+  const k::SoftmaxStatus b =
+      k::opt::softmaxInt8ToInt8(p, g_exp_table, g_input, g_actual, &row_actual);
+  return a == b && row_expected == row_actual && same(n);
+}
+
 void fillBench(size_t in_bytes, size_t filter_bytes, int32_t channels) {
   Lcg r{12345};
   for (size_t i = 0; i < in_bytes; ++i) g_input[i] = int8_t(r.next());
@@ -245,6 +357,85 @@ uint32_t opt_selfcheck(uint32_t seed, uint32_t cases) {
     failures += checkPool(r, true) ? 0 : 1;
   }
   return failures;
+}
+
+uint32_t opt_selfcheck_elementwise(uint32_t seed, uint32_t cases) {
+  Lcg r{seed};
+  uint32_t failures = 0;
+  for (uint32_t i = 0; i < cases; ++i) {
+    failures += checkAdd(r) ? 0 : 1;
+    failures += checkMul(r) ? 0 : 1;
+    failures += checkSoftmax(r, false) ? 0 : 1;
+    failures += checkSoftmax(r, true) ? 0 : 1;
+  }
+  return failures;
+}
+
+// ADD (op 0) or MUL (op 1) over `elements` values; the second operand has the same shape
+// (broadcast 0) or is one value (broadcast 1). Parameters as a residual ADD's.
+uint32_t bench_elementwise(uint32_t elements, uint32_t op, uint32_t broadcast, uint32_t mode) {
+  if (elements == 0 || 2 * size_t(elements) > kInputBytes || elements > kOutputBytes) return 1;
+  fillBench(2 * size_t(elements), 0, 0);
+  const int32_t shape1[1] = {int32_t(elements)};
+  const int32_t shape2[1] = {broadcast ? 1 : int32_t(elements)};
+  k::BroadcastLoops loops;
+  int32_t out_shape[k::kMaxBroadcastRank];
+  int32_t out_rank = 0;
+  if (k::planBroadcast(shape1, 1, shape2, 1, &loops, out_shape, &out_rank) !=
+      k::BroadcastStatus::kOk)
+    return 1;
+  const int8_t* in2 = g_input + elements;
+  if (op == 0) {
+    k::QuantizedAddParams p;
+    p.input1_offset = 5;
+    p.input2_offset = -7;
+    p.input1_multiplier = 1 << 30;
+    p.input1_shift = 0;
+    p.input2_multiplier = 1518500250;
+    p.input2_shift = -1;
+    p.output_multiplier = 1431655765;
+    p.output_shift = -19;
+    p.output_offset = -3;
+    p.act_min = -128;
+    p.act_max = 127;
+    if (mode == 1) k::addInt8(p, loops, g_input, in2, g_expected);
+    if (mode == 2) k::opt::addInt8(p, loops, g_input, in2, g_actual);
+  } else {
+    k::QuantizedMulParams p;
+    p.input1_offset = 5;
+    p.input2_offset = -7;
+    p.output_multiplier = 1431655765;
+    p.output_shift = -8;
+    p.output_offset = -3;
+    p.act_min = -128;
+    p.act_max = 127;
+    if (mode == 1) k::mulInt8(p, loops, g_input, in2, g_expected);
+    if (mode == 2) k::opt::mulInt8(p, loops, g_input, in2, g_actual);
+  }
+  return 0;
+}
+
+// SOFTMAX int8 -> int8 of `rows` rows of `depth` values (beta * input scale = 1/16). The exp
+// table is prepared in every mode, as the runtime prepares it once per model.
+uint32_t bench_softmax(uint32_t rows, uint32_t depth, uint32_t mode) {
+  if (size_t(rows) * depth > kInputBytes || size_t(rows) * depth > kOutputBytes) return 1;
+  fillBench(size_t(rows) * depth, 0, 0);
+  k::SoftmaxInt8Params p;
+  p.rows = int32_t(rows);
+  p.depth = int32_t(depth);
+  // A difference d scales to d * 2^23 * 2^30 / 2^31 = d * 2^22, d / 16 in Q5.26; the input radius
+  // is 31 * 2^26 / 2^23 = 248.
+  p.input_multiplier = 1 << 30;
+  p.input_left_shift = 23;
+  p.diff_min = -248;
+  k::opt::softmaxInt8ExpTable(p, g_exp_table);
+  int32_t row = 0;
+  if (mode == 1 && k::softmaxInt8ToInt8(p, g_input, g_expected, &row) != k::SoftmaxStatus::kOk)
+    return 2;
+  if (mode == 2 && k::opt::softmaxInt8ToInt8(p, g_exp_table, g_input, g_actual, &row) !=
+                       k::SoftmaxStatus::kOk)
+    return 2;
+  return 0;
 }
 
 // A fully connected layer of one row: k inputs, n outputs. Returns 0, or 1 for a shape too
