@@ -6,7 +6,16 @@
 #include "hilsim/kernels/optimized/abi_calls.h"
 #include "own_address.h"
 
+namespace abi = hilsim::kernels::abi;
+
+// Constant data (no constructor runs): each optimized kernel's payload word count in this image,
+// indexed by KernelId - kOptFullyConnectedInt8.
+extern "C" {
+__attribute__((used)) extern const abi::OptimizedCallWordTable hs_opt_call_payload_words =
+    abi::optimizedCallWordTable(abi::OptimizedCalls{});
+}
+
 extern "C" uint32_t hs_dispatch(uint32_t id, const uint32_t* words) {
   return static_cast<uint32_t>(
-      hilsim::kernels::abi::dispatchOptimized(id, words, hilsim::firmware::OwnAddress{}));
+      abi::dispatchOptimized(id, words, hilsim::firmware::OwnAddress{}));
 }

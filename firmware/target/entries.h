@@ -21,7 +21,9 @@ extern uint32_t hs_call_words[];
 
 // hs_call_payload_words (kernel_entries.cpp, in flash): 78 words, each kernel's payload word
 // count as this image lays calls out, indexed by KernelId (entry 0 unused), so a test can check
-// that host and image agree.
+// that host and image agree; the optimized images also export hs_opt_call_payload_words
+// (dispatch_optimized.cpp), the same for the optimized library's calls from
+// kOptFullyConnectedInt8 on.
 
 // Runs the packed call `words` (usually hs_call_words) of kernel `id` (abi::KernelId). Returns
 // abi::CallStatus: 0 ran, 1 unknown kernel id, 2 payload length not the kernel's.

@@ -16,6 +16,7 @@
 #include "hilsim/firmware/images.h"
 #include "hilsim/kernels/abi/calls.h"
 #include "hilsim/kernels/abi/words.h"
+#include "hilsim/kernels/optimized/abi_calls.h"
 
 namespace hilsim::test {
 namespace {
@@ -247,6 +248,34 @@ TEST_P(FirmwareImage, LaysOutEveryCallAsTheHostDoes) {
   ASSERT_EQ(bytes.size(), table.size) << "the table is not in the image's loaded sections";
   for (size_t id = 1; id < host.size(); ++id)
     EXPECT_EQ(read<uint32_t>(bytes, 4 * id), host[id]) << "KernelId " << id;
+}
+
+// The optimized image lays the optimized library's calls (ids from kOptFullyConnectedInt8 on)
+// out as the host does too, and the reference calls it falls back to.
+TEST_P(FirmwareImage, OptimizedImageLaysOutEveryOptimizedCallAsTheHostDoes) {
+  namespace abi = kernels::abi;
+  const Elf elf =
+      readElf(firmware::imagePath(GetParam().preset, firmware::ImageLibrary::kOptimized));
+  ASSERT_TRUE(elf.symbols.count("hs_opt_call_payload_words"));
+  const Symbol& table = elf.symbols.at("hs_opt_call_payload_words");
+  const abi::OptimizedCallWordTable host = abi::optimizedCallWordTable(abi::OptimizedCalls{});
+  ASSERT_EQ(table.size, sizeof host.words);
+  EXPECT_LT(table.value, kFlashEnd);
+  const std::vector<uint8_t> bytes = elf.at(table.value, table.size);
+  ASSERT_EQ(bytes.size(), table.size) << "the table is not in the image's loaded sections";
+  for (uint32_t i = 0; i < abi::kOptimizedCallCount; ++i) {
+    EXPECT_NE(host.words[i], 0u);
+    EXPECT_EQ(read<uint32_t>(bytes, 4 * i), host.words[i])
+        << "KernelId " << abi::kFirstOptimizedId + i;
+  }
+  ASSERT_TRUE(elf.symbols.count("hs_call_payload_words"));
+  const Symbol& reference = elf.symbols.at("hs_call_payload_words");
+  const std::vector<uint32_t> host_reference = hostPayloadWords(abi::AllCalls{});
+  ASSERT_EQ(reference.size, host_reference.size() * 4);
+  const std::vector<uint8_t> reference_bytes = elf.at(reference.value, reference.size);
+  ASSERT_EQ(reference_bytes.size(), reference.size);
+  for (size_t id = 1; id < host_reference.size(); ++id)
+    EXPECT_EQ(read<uint32_t>(reference_bytes, 4 * id), host_reference[id]) << "KernelId " << id;
 }
 
 TEST_P(FirmwareImage, KeepsToTheMemoryMap) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "hilsim/kernels/abi/dispatch.h"
+#include "hilsim/kernels/optimized/abi_calls.h"
 
 namespace hilsim::kernels::abi {
 namespace {
@@ -105,6 +106,36 @@ void checkEveryRoundTrip(CallList<Calls...>) {
 
 TEST(KernelAbi, EveryCallRoundTripsByteForByte) {
   checkEveryRoundTrip(AllCalls{});
+}
+
+TEST(KernelAbi, EveryOptimizedCallRoundTripsByteForByte) {
+  checkEveryRoundTrip(OptimizedCalls{});
+}
+
+// The optimized library's ids follow the reference kernels' and are dispatched to it; the
+// reference ids keep their kernels.
+TEST(KernelAbi, OptimizedIdsFollowTheReferenceIds) {
+  EXPECT_EQ(kFirstOptimizedId, kCallCount + 1);
+  EXPECT_EQ(static_cast<uint32_t>(KernelId::kOptSoftmaxInt8ToInt16),
+            kFirstOptimizedId + kOptimizedCallCount - 1);
+  const uint8_t from[2] = {7, 9};
+  uint8_t to[2] = {};
+  CopyCall c;
+  c.input = from;
+  c.output = to;
+  c.bytes = 2;
+  PointerTable table;
+  uint32_t words[kCallBufferWords] = {};
+  pack(c, words, [&](const void* p) { return table.address(p); });
+  const auto pointer = [&](uint32_t a) { return table.pointer(a); };
+  EXPECT_EQ(dispatchOptimized(static_cast<uint32_t>(KernelId::kCopy), words, pointer),
+            CallStatus::kOk);
+  EXPECT_EQ(to[1], 9);
+  EXPECT_EQ(dispatchOptimized(kFirstOptimizedId + kOptimizedCallCount, words, pointer),
+            CallStatus::kUnknownKernel);
+  // A copy's payload under an optimized id: the lengths differ.
+  EXPECT_EQ(dispatchOptimized(static_cast<uint32_t>(KernelId::kOptAddInt8), words, pointer),
+            CallStatus::kBadLength);
 }
 
 // The test above must be able to fail: a visit that forgets a field is caught.

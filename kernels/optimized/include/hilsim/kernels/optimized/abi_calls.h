@@ -160,6 +160,33 @@ using OptimizedCalls =
 
 static_assert(largestCallWords(OptimizedCalls{}) <= kMaxCallWords, "raise kMaxCallWords");
 
+// The optimized calls take the ids from kOptFullyConnectedInt8 on, in order, once each.
+constexpr uint32_t kFirstOptimizedId = static_cast<uint32_t>(KernelId::kOptFullyConnectedInt8);
+template <class... Calls>
+constexpr bool optimizedIdsInOrder(CallList<Calls...>) {
+  uint32_t expected = kFirstOptimizedId;
+  bool ok = true;
+  ((ok = ok && static_cast<uint32_t>(Calls::kId) == expected++), ...);
+  return ok;
+}
+static_assert(optimizedIdsInOrder(OptimizedCalls{}),
+              "OptimizedCalls must list the ids from kOptFullyConnectedInt8 in order, once each");
+constexpr uint32_t kOptimizedCallCount = countCalls(OptimizedCalls{});
+
+// The payload words of every optimized call, indexed by KernelId - kFirstOptimizedId. The
+// optimized images export theirs (hs_opt_call_payload_words) beside hs_call_payload_words.
+struct OptimizedCallWordTable {
+  uint32_t words[kOptimizedCallCount];
+};
+
+template <class... Calls>
+constexpr OptimizedCallWordTable optimizedCallWordTable(CallList<Calls...>) {
+  OptimizedCallWordTable table{};
+  ((table.words[static_cast<uint32_t>(Calls::kId) - kFirstOptimizedId] = callWords<Calls>()),
+   ...);
+  return table;
+}
+
 // Runs a packed call of the reference or the optimized library (dispatch.h).
 template <class PointerOf>
 CallStatus dispatchOptimized(uint32_t kernel_id, const uint32_t* words, PointerOf pointer_of) {
