@@ -72,10 +72,16 @@ static struct node* list_partition(struct node* head, int bit) {
   struct node *set_head = 0, *set_tail = 0, *clear_head = 0, *clear_tail = 0;
   for (; head; head = head->next) {
     if ((head->key >> bit) & 1) {
-      if (set_tail) set_tail->next = head; else set_head = head;
+      if (set_tail)
+        set_tail->next = head;
+      else
+        set_head = head;
       set_tail = head;
     } else {
-      if (clear_tail) clear_tail->next = head; else clear_head = head;
+      if (clear_tail)
+        clear_tail->next = head;
+      else
+        clear_head = head;
       clear_tail = head;
     }
   }
@@ -131,7 +137,7 @@ static uint16_t state_work(uint32_t seed, uint16_t crc) {
     }
     switch (state) {
       case START:
-        state = ch == '0' ? HEX_PREFIX
+        state = ch == '0'                  ? HEX_PREFIX
                 : (ch >= '1' && ch <= '9') ? INTEGER
                 : (ch == '+' || ch == '-') ? SIGNED
                                            : INVALID;
