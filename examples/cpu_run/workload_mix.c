@@ -126,7 +126,10 @@ static uint16_t state_work(uint32_t seed, uint16_t crc) {
     seed = seed * 22695477u + 1u;
     text[i] = alphabet[(seed >> 16) % (sizeof alphabet - 1)];
   }
-  uint32_t counts[6] = {0, 0, 0, 0, 0, 0};
+  /* Each count starts at 1 (an all-zero array would be cleared by a call to memset, which a
+     program linked without a C library does not have). */
+  uint32_t counts[6];
+  for (int i = 0; i < 6; ++i) counts[i] = 1;
   enum field_state state = START;
   for (int i = 0; i < TEXT_BYTES; ++i) {
     const char ch = text[i];

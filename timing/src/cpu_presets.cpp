@@ -86,7 +86,7 @@ const std::map<std::string, CorePreset>& presets() {
           8,
           60,
           false,
-          {33, 0, 53}}},
+          {25, 0, 47}}},
         {"cortex-m7",
          {"cortex-m7",
           480,
@@ -110,7 +110,7 @@ const std::map<std::string, CorePreset>& presets() {
           7.2,
           54,
           false,
-          {30, 0, 48}}},
+          {23, 0, 42}}},
         {"cortex-m55-helium",
          {"cortex-m55-helium",
           400,
@@ -122,7 +122,7 @@ const std::map<std::string, CorePreset>& presets() {
           7.2,
           54,
           true,
-          {30, 0, 48}}},
+          {23, 0, 42}}},
         {"rv32im",
          {"rv32im",
           100,
@@ -147,8 +147,8 @@ const std::map<std::string, CorePreset>& presets() {
     };
     t.emplace("stm32g0b1", board("cortex-m0plus", 64, {53, 0, 70}));
     t.emplace("stm32l4r5", board("cortex-m4f", 120, {33, 0, 54}));
-    t.emplace("nrf5340", board("cortex-m33", 128, {33, 0, 53}));
-    t.emplace("stm32u575", board("cortex-m33", 160, {33, 0, 53}));
+    t.emplace("nrf5340", board("cortex-m33", 128, {25, 0, 47}));
+    t.emplace("stm32u575", board("cortex-m33", 160, {25, 0, 47}));
     t.emplace("fe310", board("rv32im", 320, {14, 0, 60}));
     return t;
   }();
