@@ -16,6 +16,5 @@ __attribute__((used)) extern const abi::OptimizedCallWordTable hs_opt_call_paylo
 }
 
 extern "C" uint32_t hs_dispatch(uint32_t id, const uint32_t* words) {
-  return static_cast<uint32_t>(
-      abi::dispatchOptimized(id, words, hilsim::firmware::OwnAddress{}));
+  return static_cast<uint32_t>(abi::dispatchOptimized(id, words, hilsim::firmware::OwnAddress{}));
 }

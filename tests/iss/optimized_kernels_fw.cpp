@@ -432,8 +432,8 @@ uint32_t bench_softmax(uint32_t rows, uint32_t depth, uint32_t mode) {
   int32_t row = 0;
   if (mode == 1 && k::softmaxInt8ToInt8(p, g_input, g_expected, &row) != k::SoftmaxStatus::kOk)
     return 2;
-  if (mode == 2 && k::opt::softmaxInt8ToInt8(p, g_exp_table, g_input, g_actual, &row) !=
-                       k::SoftmaxStatus::kOk)
+  if (mode == 2 &&
+      k::opt::softmaxInt8ToInt8(p, g_exp_table, g_input, g_actual, &row) != k::SoftmaxStatus::kOk)
     return 2;
   return 0;
 }

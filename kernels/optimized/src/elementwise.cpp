@@ -21,10 +21,9 @@ inline int32_t clampTo(int32_t v, int32_t lo, int32_t hi) {
 }
 
 inline void store4(int8_t* out, int32_t r0, int32_t r1, int32_t r2, int32_t r3) {
-  const uint32_t word = (static_cast<uint32_t>(r0) & 0xFFu) |
-                        ((static_cast<uint32_t>(r1) & 0xFFu) << 8) |
-                        ((static_cast<uint32_t>(r2) & 0xFFu) << 16) |
-                        (static_cast<uint32_t>(r3) << 24);
+  const uint32_t word =
+      (static_cast<uint32_t>(r0) & 0xFFu) | ((static_cast<uint32_t>(r1) & 0xFFu) << 8) |
+      ((static_cast<uint32_t>(r2) & 0xFFu) << 16) | (static_cast<uint32_t>(r3) << 24);
   std::memcpy(out, &word, 4);
 }
 
@@ -121,8 +120,7 @@ void addRun(const AddScale& s, const int8_t* a, const int8_t* b, int8_t* out, in
     out[i + 1] = static_cast<int8_t>(r1);
   }
 #endif
-  for (; i < n; ++i)
-    out[i] = static_cast<int8_t>(addBoth(s, a[i] + s.offset1, b[i] + s.offset2));
+  for (; i < n; ++i) out[i] = static_cast<int8_t>(addBoth(s, a[i] + s.offset1, b[i] + s.offset2));
 }
 
 // One operand repeats: `fixed` is its value on the common scale; `v` varies with offset,
@@ -220,31 +218,29 @@ void addInt8(const QuantizedAddParams& p, const BroadcastLoops& loops, const int
   const auto rightShift = [](int32_t shift) { return shift <= 0 && shift >= -31; };
   if (!runsFitInt32(loops) || !offsetFitsHalfword(p.input1_offset) ||
       !offsetFitsHalfword(p.input2_offset) || p.left_shift < 0 || p.left_shift > 31 ||
-      !rightShift(p.input1_shift) || !rightShift(p.input2_shift) ||
-      !rightShift(p.output_shift) || p.input1_multiplier == INT32_MIN ||
-      p.input2_multiplier == INT32_MIN || p.output_multiplier == INT32_MIN) {
+      !rightShift(p.input1_shift) || !rightShift(p.input2_shift) || !rightShift(p.output_shift) ||
+      p.input1_multiplier == INT32_MIN || p.input2_multiplier == INT32_MIN ||
+      p.output_multiplier == INT32_MIN) {
     kernels::addInt8(p, loops, input1, input2, output);
     return;
   }
-  const AddScale s{p.input1_offset,      p.input2_offset,  p.left_shift,  p.input1_multiplier,
-                   -p.input1_shift,      p.input2_multiplier, -p.input2_shift,
-                   p.output_multiplier, -p.output_shift,  p.output_offset, p.act_min,
-                   p.act_max};
-  forEachRun(loops, input1, input2, output,
-             [&s](const int8_t* a, bool a_repeats, const int8_t* b, bool b_repeats, int8_t* out,
-                  int32_t n) {
-               if (a_repeats) {
-                 const int32_t fixed =
-                     addend(*a + s.offset1, s.left_shift, s.multiplier1, s.right1);
-                 addRunFixed(s, fixed, b, s.offset2, s.multiplier2, s.right2, out, n);
-               } else if (b_repeats) {
-                 const int32_t fixed =
-                     addend(*b + s.offset2, s.left_shift, s.multiplier2, s.right2);
-                 addRunFixed(s, fixed, a, s.offset1, s.multiplier1, s.right1, out, n);
-               } else {
-                 addRun(s, a, b, out, n);
-               }
-             });
+  const AddScale s{p.input1_offset, p.input2_offset,     p.left_shift,    p.input1_multiplier,
+                   -p.input1_shift, p.input2_multiplier, -p.input2_shift, p.output_multiplier,
+                   -p.output_shift, p.output_offset,     p.act_min,       p.act_max};
+  forEachRun(
+      loops, input1, input2, output,
+      [&s](const int8_t* a, bool a_repeats, const int8_t* b, bool b_repeats, int8_t* out,
+           int32_t n) {
+        if (a_repeats) {
+          const int32_t fixed = addend(*a + s.offset1, s.left_shift, s.multiplier1, s.right1);
+          addRunFixed(s, fixed, b, s.offset2, s.multiplier2, s.right2, out, n);
+        } else if (b_repeats) {
+          const int32_t fixed = addend(*b + s.offset2, s.left_shift, s.multiplier2, s.right2);
+          addRunFixed(s, fixed, a, s.offset1, s.multiplier1, s.right1, out, n);
+        } else {
+          addRun(s, a, b, out, n);
+        }
+      });
 }
 
 void mulInt8(const QuantizedMulParams& p, const BroadcastLoops& loops, const int8_t* input1,

@@ -180,7 +180,7 @@ class ArithmeticRef final : public Kernel {
 std::unique_ptr<Kernel> makeAddRef() {
   namespace abi = kernels::abi;
   return std::make_unique<ArithmeticRef<abi::AddInt8Call, abi::AddInt16Call, abi::AddFloatCall,
-                                         abi::AddInt32Call, abi::OptAddInt8Call>>(kAdd);
+                                        abi::AddInt32Call, abi::OptAddInt8Call>>(kAdd);
 }
 
 std::unique_ptr<Kernel> makeSubRef() {
@@ -193,7 +193,7 @@ std::unique_ptr<Kernel> makeSubRef() {
 std::unique_ptr<Kernel> makeMulRef() {
   namespace abi = kernels::abi;
   return std::make_unique<ArithmeticRef<abi::MulInt8Call, abi::MulInt16Call, abi::MulFloatCall,
-                                         abi::MulInt32Call, abi::OptMulInt8Call>>(kMul);
+                                        abi::MulInt32Call, abi::OptMulInt8Call>>(kMul);
 }
 
 }  // namespace hilsim::rt

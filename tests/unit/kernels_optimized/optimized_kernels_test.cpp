@@ -554,8 +554,8 @@ void expectSoftmaxMatches(uint32_t seed) {
     } else {
       expected_status =
           kernels::softmaxInt8ToInt16(p, input.data(), expected.data(), &expected_row);
-      actual_status = kernels::opt::softmaxInt8ToInt16(p, table.data(), input.data(),
-                                                       actual.data(), &actual_row);
+      actual_status = kernels::opt::softmaxInt8ToInt16(p, table.data(), input.data(), actual.data(),
+                                                       &actual_row);
     }
     ASSERT_EQ(expected_status, actual_status) << "case " << i;
     // The int16 output keeps 16 more bits of the reciprocal's range, so only int8 stops there.

@@ -182,8 +182,7 @@ struct OptimizedCallWordTable {
 template <class... Calls>
 constexpr OptimizedCallWordTable optimizedCallWordTable(CallList<Calls...>) {
   OptimizedCallWordTable table{};
-  ((table.words[static_cast<uint32_t>(Calls::kId) - kFirstOptimizedId] = callWords<Calls>()),
-   ...);
+  ((table.words[static_cast<uint32_t>(Calls::kId) - kFirstOptimizedId] = callWords<Calls>()), ...);
   return table;
 }
 

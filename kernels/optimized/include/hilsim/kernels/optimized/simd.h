@@ -1,10 +1,10 @@
 #pragma once
 // The few SIMD primitives the optimized kernels are written in. On cores with the Arm DSP
 // extension (__ARM_FEATURE_DSP: Cortex-M4, M7, M33, M55) they are the ACLE intrinsics of
-// <arm_acle.h> (SXTB16, SMLAD, SADD16, SMLABB, SMLATT, SMULBB, SMULTT); elsewhere (Cortex-M0+, RV32, the host)
-// portable C with the same results. Every accumulation wraps modulo 2^32 like TensorFlow Lite
-// Micro's int32 accumulator (SMLAD's sum wraps too; it only sets the sticky Q flag).
-// Freestanding.
+// <arm_acle.h> (SXTB16, SMLAD, SADD16, SMLABB, SMLATT, SMULBB, SMULTT); elsewhere (Cortex-M0+,
+// RV32, the host) portable C with the same results. Every accumulation wraps modulo 2^32 like
+// TensorFlow Lite Micro's int32 accumulator (SMLAD's sum wraps too; it only sets the sticky Q
+// flag). Freestanding.
 
 #include <cstdint>
 #include <cstring>

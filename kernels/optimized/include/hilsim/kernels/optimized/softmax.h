@@ -25,8 +25,8 @@ void softmaxInt8ExpTable(const SoftmaxInt8Params& p, int32_t* table);
 [[nodiscard]] SoftmaxStatus softmaxInt8ToInt8(const SoftmaxInt8Params& p, const int32_t* exp_table,
                                               const int8_t* input, int8_t* output,
                                               int32_t* failed_row);
-[[nodiscard]] SoftmaxStatus softmaxInt8ToInt16(const SoftmaxInt8Params& p,
-                                               const int32_t* exp_table, const int8_t* input,
-                                               int16_t* output, int32_t* failed_row);
+[[nodiscard]] SoftmaxStatus softmaxInt8ToInt16(const SoftmaxInt8Params& p, const int32_t* exp_table,
+                                               const int8_t* input, int16_t* output,
+                                               int32_t* failed_row);
 
 }  // namespace hilsim::kernels::opt
