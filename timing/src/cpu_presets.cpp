@@ -212,28 +212,58 @@ const std::map<std::string, Calibrated>& calibrated() {
 // The optimized library's coefficients, fitted by `hilsim calibrate` with cpu.kernels optimized
 // on the presets with an instruction-set simulator. Operators the library has no kernel for run
 // the reference kernels, so their coefficients repeat the reference table's.
+// The reference kernels' coefficients at cpu.firmware_opt Os, fitted by `hilsim calibrate` with
+// the -Os firmware images; a board preset uses its core's.
+const std::map<std::string, Calibrated>& calibratedOs();
+
 const std::map<std::string, Calibrated>& calibratedOptimized() {
   static const std::map<std::string, Calibrated> table = {
       {"cortex-m0plus",
-       {9.64124, 172.438, 422.397, 10.2419, 14.6935, 6.5465,  159.621, 941.088, 27.3075, 0,
-        2.53573, 96.6482, 56644.2, 26.6325, 71.3147, 161.906, 332.604, 143.051, 139.559, 659.344,
-        218.574, 1601.55, 535.897, 207.502, 1.40043, 270.918, 257.287, 468.372, 14.9728, 30.9352,
+       {9.64126, 172.438, 426.363, 10.2398, 14.7026, 6.92068, 158.192, 957.649, 27.3152, 0,
+        2.60037, 97.4319, 56960.5, 26.7103, 71.2588, 2171.57, 383.138, 175.101, 144.386, 675.25,
+        229.521, 1614.72, 406.85,  207.502, 1.40043, 270.918, 257.287, 468.372, 14.9728, 30.9352,
         13.4544, 214.448, 157.762, 1011.18, 12.5273, 2044.24, 923.135, 403.218, 188.066}},
       {"cortex-m33",
-       {1.9427,  48.9414, 537.763, 1.64806, 2.33923,  4.8954,  50.9425, 1407.69, 9.3628,  0.436973,
-        3.54019, 4.45108, 31327.1, 2.82802, 29.7368,  40.4872, 63.0955, 37.7721, 50.8539, 42.449,
-        11.2614, 362.738, 224.311, 140.837, 0.976258, 9.66417, 28.0976, 332.982, 10.6835, 4.01766,
-        11.0431, 83.8612, 44.7674, 479.97,  7.91398,  752.311, 391.754, 508.143, 9.44552}},
+       {1.94311, 48.8297, 535.634, 1.64802, 2.33758, 4.89726, 50.9431, 1405.69, 9.36244, 0.437144,
+        3.54021, 4.45323, 31320.9, 2.84232, 29.7541, 567.107, 111.556, 61.6266, 51.7698, 43.4404,
+        11.6233, 364.928, 198.154, 145.997, 0.97511, 9.66377, 28.0326, 325.705, 10.6835, 4.01764,
+        11.0431, 83.8614, 44.7672, 478.972, 7.91032, 752.416, 390.957, 494.593, 9.4527}},
       {"cortex-m4f",
-       {2.49754, 54.4907, 1281.74, 2.03967, 2.87899, 7.18434, 58.8361, 2274.84, 14.8633, 0,
-        1.94472, 16.168,  38824.9, 3.7001,  33.3577, 46.8485, 84.1998, 43.5999, 56.1175, 68.1675,
-        11.4944, 397.793, 509.229, 287.898, 1.13939, 11.6279, 37.7814, 526.364, 11.6096, 2.81787,
-        14.0084, 91.6877, 65.3441, 1436.26, 9.5364,  838.928, 1544.38, 1283.55, 10.5154}},
+       {2.49753, 54.49,   1283.78, 2.04059, 2.87671, 7.16473, 58.806,  2265.35, 14.7449, 0,
+        2.01794, 16.7163, 38450.1, 3.72603, 33.391,  613.511, 114.99,  65.4623, 57.0421, 69.4629,
+        11.9822, 400.347, 441.571, 284.813, 1.13726, 11.6389, 39.2477, 486.329, 11.6095, 2.83437,
+        13.9965, 91.6848, 65.3444, 1444.44, 9.53373, 838.721, 1553.22, 1220.47, 10.3647}},
       {"rv32im",
-       {7.52393, 35.1639, 765.829, 6.40775, 7.98104, 3.20863, 51.439,  1685.41, 16.1656, 0,
-        0,       34.0478, 21879.1, 10.8574, 33.3781, 55.18,   66.2715, 42.0558, 51.141,  259.662,
-        167.24,  512.493, 275.416, 97,      8,       210.82,  130.14,  294.827, 11.0096, 11.7655,
-        7.37618, 76.9261, 67.0272, 884.708, 10.9439, 719.934, 791.665, 1373.04, 140.327}},
+       {7.52237, 35.18,   771.398, 6.40778, 7.98101, 3.20846, 51.4392, 1689.41, 16.1656, 0,
+        0,       34.0447, 21736.3, 10.8933, 33.3585, 722.34,  138.293, 66.2038, 53.0187, 266.299,
+        172.327, 518.123, 213.972, 95,      8,       210.933, 127.726, 284.223, 11.0096, 11.7706,
+        7.3726,  76.9254, 67.0272, 884.413, 10.944,  719.902, 791.724, 1386.19, 140.06}},
+  };
+  return table;
+}
+
+const std::map<std::string, Calibrated>& calibratedOs() {
+  static const std::map<std::string, Calibrated> table = {
+      {"cortex-m0plus",
+       {23.002,  219.991, 985.865, 97.077,  97.0378, 53.7915, 295.053, 1655.08, 94.4455, 22.8503,
+        36.27,   266.691, 11351.4, 27.3858, 274.467, 2883.09, 510.455, 231.773, 209.368, 713.318,
+        240.254, 2068.44, 559.117, 201.431, 1.40104, 276.558, 272.519, 746.594, 19.6218, 28.5047,
+        21.0628, 259.072, 220.416, 1535.44, 14.9618, 2737.03, 745.319, 2350.29, 193.372}},
+      {"cortex-m33",
+       {10.1742, 73.1417, 768.542, 65.1351, 65.0783, 39.3048, 116.55,  1365.11, 65.4466, 18.9049,
+        17.9864, 116.11,  8039.14, 17.4245, 134.31,  819.71,  150.975, 93.0853, 82.6056, 62.1374,
+        15.4813, 577.865, 392.7,   147.028, 0.97489, 12.664,  32.439,  465.339, 11.8736, 2.7303,
+        13.4747, 111.538, 68.6485, 1023.33, 8.1526,  1062.26, 520.526, 2079.08, 12.4058}},
+      {"cortex-m4f",
+       {13.635,  85.3748, 1179.16, 75.7757, 75.6722, 42.3821, 125.234, 2121.17, 67.6493, 25.1313,
+        24.3045, 132.54,  0,       20.3844, 156.946, 905.609, 165.283, 98.9175, 91.7744, 90.0959,
+        15.9238, 640.638, 741.66,  286.853, 1.13956, 14.6274, 42.8113, 659.876, 14.67,   1.58725,
+        16.464,  118.125, 79.7615, 1858.37, 9.65886, 1205.43, 1087.61, 3066.8,  13.4698}},
+      {"rv32im",
+       {14.0009, 102.594, 989.211, 86.1964, 85.681,  29.8861, 144.224, 1640.2,  78.9483, 11.5391,
+        19.8149, 144.845, 9158.12, 11.5374, 120.218, 1526.56, 215.355, 116.607, 86.7643, 277.665,
+        174.228, 976.427, 370.645, 100,     8,       219.889, 138.476, 584.462, 18.9973, 19.5268,
+        5.5822,  121.97,  105.385, 1160.05, 12.9815, 1205.07, 515.514, 2028.1,  149.051}},
   };
   return table;
 }
@@ -308,6 +338,26 @@ const CorePreset& lookup(const std::string& name) {
   return it->second;
 }
 
+// The reference kernels built at -Os: the -O2 coefficients with the -Os calibration in place.
+CpuCoefficients cpuPresetOs(const std::string& preset, const CorePreset& p, KernelLibrary library) {
+  if (library != KernelLibrary::kReference)
+    throw ConfigError(
+        "cpu.firmware_opt 'Os' applies to the reference kernels only (the optimized "
+        "library is built at -O2)");
+  auto os = calibratedOs().find(preset);
+  if (os == calibratedOs().end()) os = calibratedOs().find(p.core);
+  if (os == calibratedOs().end())
+    throw ConfigError("cpu.firmware_opt 'Os' has no cost-model coefficients for preset '" + preset +
+                      "': they are calibrated on the presets with an instruction-set simulator");
+  CpuCoefficients c = cpuPreset(preset, library, FirmwareOpt::kO2);
+  applyCalibrated(os->second, c);
+  c.fc_float_per_mac = os->second.fc_float_per_mac;
+  c.fc_float_per_zero_mac = os->second.fc_float_per_zero_mac;
+  c.fc_float_per_output = os->second.fc_float_per_output;
+  c.fc_float_per_call = os->second.fc_float_per_call;
+  return c;
+}
+
 }  // namespace
 
 const std::vector<std::string>& cpuPresetNames() {
@@ -327,8 +377,9 @@ CpuDriverCycles cpuPresetDriver(const std::string& preset) {
   return lookup(preset).driver;
 }
 
-CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library) {
+CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library, FirmwareOpt level) {
   const CorePreset& p = lookup(preset);
+  if (level == FirmwareOpt::kOs) return cpuPresetOs(preset, p, library);
   CpuCoefficients c;
   c.fc_per_mac = p.fc_ref[0];
   c.fc_per_output = p.fc_ref[1];
