@@ -1,5 +1,6 @@
 // The report as CSV (--csv): one row per kept layer record, one busy/utilization column pair
-// per core.
+// per core. Every numeric column's name ends in its unit (_cycles, _bytes, _uj, _macs, _percent,
+// _fraction for 0..1).
 
 #include <map>
 #include <sstream>
@@ -15,9 +16,9 @@ std::string reportCsv(const RunReport& report) {
   std::ostringstream out;
   out << "invocation,index,op,name,shape,macs,path,reason,cycles,ref_cycles,fixed_cycles,"
          "variable_cycles,upload_cycles,dma_in_cycles,compute_cycles,dma_out_cycles,sync_cycles,"
-         "bus_stall_cycles,bytes_moved,mac_utilization,break_even_macs,cycles_percent";
+         "bus_stall_cycles,bytes_moved,mac_utilization_fraction,break_even_macs,cycles_percent";
   for (uint32_t c = 0; c < num_cores; ++c)
-    out << ",core" << c << "_busy_cycles,core" << c << "_utilization";
+    out << ",core" << c << "_busy_cycles,core" << c << "_utilization_fraction";
   out << ",energy_uj,ref_energy_uj";
   for (const auto& component : energy::EnergyBreakdown{}.components())
     out << ",energy_" << component.first << "_uj";

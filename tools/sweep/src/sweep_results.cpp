@@ -52,6 +52,10 @@ PointResult readPoint(const SweepSpec& spec, const SweepPoint& point, const std:
   for (const auto& [k, v] : point.overrides) overrides.push_back({k + "=" + v});
   const double cpu_hz = config::loadConfig(spec.base_config, overrides).cpu.clock_mhz * 1e6;
 
+  // Points written before the column's unit was in its name call it mac_utilization.
+  const char* mac_utilization =
+      col.count("mac_utilization_fraction") ? "mac_utilization_fraction" : "mac_utilization";
+
   PointResult result;
   result.point = &point;
   std::map<int, LayerResult> layers;
@@ -81,7 +85,7 @@ PointResult readPoint(const SweepSpec& spec, const SweepPoint& point, const std:
     l.sync += toNumber(field(row, "sync_cycles"));
     l.bus_stall += toNumber(field(row, "bus_stall_cycles"));
     l.bytes_moved += toNumber(field(row, "bytes_moved"));
-    l.mac_utilization += toNumber(field(row, "mac_utilization"));
+    l.mac_utilization += toNumber(field(row, mac_utilization));
     auto& count = paths[index];
     count.first += accel;
     ++count.second;
@@ -124,7 +128,8 @@ std::string label(const std::string& metric) {
   if (metric == "ref_cycles") return "reference-path cycles per inference";
   if (metric == "accel_cycles") return "cycles of offloaded layers per inference";
   if (metric == "cpu_cycles") return "cycles of CPU layers per inference";
-  if (metric == "speedup") return "speed-up over the reference path (x)";
+  if (metric == "speedup_ratio" || metric == "speedup")
+    return "speed-up over the reference path (x)";
   if (metric == "seconds") return "seconds per inference";
   if (metric == "bus_stall_cycles") return "bus stall cycles per inference";
   if (metric == "bytes_moved") return "bytes moved per inference";
@@ -226,7 +231,7 @@ std::string stackedPlot(const SweepResults& results, const PlotSpec& p, const st
 double LayerResult::metric(const std::string& name) const {
   if (name == "cycles") return cycles;
   if (name == "ref_cycles") return ref_cycles;
-  if (name == "speedup") return speedup();
+  if (name == "speedup_ratio" || name == "speedup") return speedup();
   if (name == "accel_cycles") return accel_cycles;
   if (name == "cpu_cycles") return cpu_cycles;
   if (name == "seconds") return seconds;
@@ -252,9 +257,9 @@ std::string resultsCsv(const SweepSpec& spec, const SweepResults& results) {
   std::string out = "point,model";
   for (const std::string& k : keys) out += "," + csvField(k);
   out +=
-      ",layer,op,shape,macs,path,cycles,ref_cycles,speedup,accel_cycles,cpu_cycles,seconds,"
+      ",layer,op,shape,macs,path,cycles,ref_cycles,speedup_ratio,accel_cycles,cpu_cycles,seconds,"
       "fixed_cycles,variable_cycles,dma_in_cycles,compute_cycles,dma_out_cycles,sync_cycles,"
-      "bus_stall_cycles,bytes_moved,mac_utilization,break_even_macs\n";
+      "bus_stall_cycles,bytes_moved,mac_utilization_fraction,break_even_macs\n";
   for (const PointResult& r : results.points) {
     std::string prefix = r.point->id + "," + csvField(r.point->model->name);
     for (const std::string& k : keys) prefix += "," + csvField(r.point->values.at(k));
