@@ -78,7 +78,8 @@ int runCommand(int argc, char** argv, int first) {
   sim::RunSpec spec;
   spec.mode = sim::parseMode(mode, "--mode");
   spec.seed = parseUnsigned("--seed", seed);
-  spec.per_invocation = per_invocation;
+  // Every invocation's records go to the outputs through the record sink below, never into memory.
+  spec.per_invocation = false;
   spec.keep_output = false;
   if (!invocations.empty()) {
     if (input) throw UsageError("--invocations cannot be combined with --input");
@@ -132,7 +133,6 @@ int runCommand(int argc, char** argv, int first) {
   if (per_invocation && (report_path || csv)) {
     records.emplace(spec.config, spec.mode != sim::Mode::kRef, report_path.has_value(),
                     csv.has_value());
-    spec.per_invocation = false;
     spec.record_sink = [&records](const rt::LayerRecord& record) { records->add(record); };
   }
   std::optional<ProgressLine> progress;
