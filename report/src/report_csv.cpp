@@ -27,11 +27,12 @@ std::string header(uint32_t num_cores) {
   // The run's memory figures, the same on every row (JSON simulation.memory).
   out << ",arena_bytes,flash_bytes,device_memory_peak_bytes";
   for (uint32_t c = 0; c < num_cores; ++c) out << ",core" << c << "_sram_peak_bytes";
+  out << ",area_mm2";  // the accelerator's (JSON simulation.area_mm2.total); empty in ref mode
   out << '\n';
   return out.str();
 }
 
-// The run's memory columns, each after a comma.
+// The run's memory columns and the accelerator's area, each after a comma.
 std::string memoryColumns(const RunReport& report) {
   const MemoryFootprint& memory = report.memory;
   std::ostringstream out;
@@ -39,6 +40,8 @@ std::string memoryColumns(const RunReport& report) {
       << memory.device_memory_peak_bytes;
   for (uint32_t c = 0; c < report.config.accel.num_cores; ++c)
     out << ',' << (c < memory.core_sram_peak_bytes.size() ? memory.core_sram_peak_bytes[c] : 0);
+  out << ',';
+  if (report.with_accelerator) out << csvNumber(acceleratorArea(report.config).totalMm2());
   return out.str();
 }
 

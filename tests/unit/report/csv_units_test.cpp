@@ -43,8 +43,8 @@ const std::vector<std::string> kWithoutUnit = {"invocation",
                                                "k_per_n"};
 
 // The unit words a measured column's name starts or ends with ("bytes_moved", "dma_in_cycles").
-const std::vector<std::string> kUnits = {"cycles",  "bytes",   "uj",       "macs",
-                                         "seconds", "percent", "fraction", "ratio"};
+const std::vector<std::string> kUnits = {"cycles",  "bytes",    "uj",    "macs", "seconds",
+                                         "percent", "fraction", "ratio", "mm2",  "uj_s"};
 
 bool namesUnit(const std::string& column) {
   for (const std::string& unit : kUnits) {
