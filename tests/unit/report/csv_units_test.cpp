@@ -96,5 +96,17 @@ TEST(CsvUnits, CrossoverCsvsNameTheUnitOfEveryNumericColumn) {
   expectUnits("break_even.csv", sweep::breakEvenCsv({}));
 }
 
+// The non-dominated filter of a sweep's Pareto plots (both objectives minimized).
+TEST(Pareto, KeepsThePointsNoOtherBeatsOnBoth) {
+  // (1,5) (2,3) (4,1) form the front; (3,4) loses to (2,3), (5,5) to all; (2,3) twice: both kept;
+  // (4,2) loses to (4,1) on one objective while tying the other.
+  const std::vector<std::pair<double, double>> points = {{1, 5}, {2, 3}, {3, 4}, {4, 1},
+                                                         {5, 5}, {2, 3}, {4, 2}};
+  EXPECT_EQ(sweep::nonDominated(points),
+            (std::vector<bool>{true, true, false, true, false, true, false}));
+  EXPECT_EQ(sweep::nonDominated({}), std::vector<bool>{});
+  EXPECT_EQ(sweep::nonDominated({{7, 7}}), std::vector<bool>{true});
+}
+
 }  // namespace
 }  // namespace hilsim
