@@ -23,6 +23,7 @@ render() {  # SVG -> PNG at the size the README shows
 render "$O/explore/plots/cycles_vs_cores-fc1024.svg" docs/images/cycles_vs_cores-fc1024.png
 render "$O/crossover/crossover-square.svg" docs/images/crossover-square.png
 render "$O/explore/plots/breakdown-mlp.svg" docs/images/breakdown-mlp.png
+render "$O/explore/plots/energy_vs_area.svg" docs/images/energy_vs_area.png
 
 # The sweep points the README quotes: fc1024 with 16x16 arrays, against cores, bus width and SRAM.
 echo "fc1024, 16x16 arrays: cores, bus bytes, SRAM bytes, cycles per inference"

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <stdexcept>
 
 namespace hilsim {
 namespace {
@@ -121,6 +122,43 @@ std::string formatJson(const Json& value, const JsonLayout& layout) {
   JsonText text(layout);
   text.value(value);
   return text.take();
+}
+
+void writeJsonWithArray(const Json& doc, const JsonLayout& layout, std::string_view placeholder,
+                        const std::function<void(const JsonEmit&)>& elements,
+                        const JsonWrite& write) {
+  const std::string text = formatJson(doc, layout);
+  const std::string quoted = formatJson(Json(std::string(placeholder)));
+  const size_t at = text.find(": " + quoted);
+  if (at == std::string::npos)
+    throw std::logic_error("writeJsonWithArray: no member holds the placeholder");
+  const size_t value_at = at + 2;
+  // The member's depth: the spaces that start its line.
+  const size_t line_start =
+      text.rfind('\n', at) == std::string::npos ? 0 : text.rfind('\n', at) + 1;
+  const size_t member_indent = text.find_first_not_of(' ', line_start) - line_start;
+  const int indent = layout.indent;
+  const std::string element_indent(member_indent + static_cast<size_t>(std::max(indent, 0)), ' ');
+  write(std::string_view(text).substr(0, value_at));
+  write("[");
+  bool first = true;
+  elements([&](std::string_view formatted) {
+    std::string piece = first ? "" : ",";
+    if (indent > 0)
+      piece += "\n" + element_indent;
+    else if (!first)
+      piece += ' ';
+    first = false;
+    // Raw newlines in formatted JSON are all layout (strings escape theirs): indent each line.
+    for (char c : formatted) {
+      piece += c;
+      if (c == '\n' && indent > 0) piece += element_indent;
+    }
+    write(piece);
+  });
+  if (!first && indent > 0) write("\n" + std::string(member_indent, ' '));
+  write("]");
+  write(std::string_view(text).substr(value_at + quoted.size()));
 }
 
 }  // namespace hilsim

@@ -31,6 +31,7 @@ void LayerCollector::endLayer(const rt::LayerRecord& record) {
     first_invocation_ = record.invocation;
   }
   if (per_invocation_ || record.invocation == first_invocation_) records_.push_back(record);
+  if (sink_) sink_(record);
   if (record.path == rt::ExecPath::kAccel) ++accel_records_;
   auto at = std::lower_bound(stats_.begin(), stats_.end(), record.index,
                              [](const LayerStats& s, int index) { return s.first.index < index; });

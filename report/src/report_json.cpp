@@ -4,8 +4,10 @@
 #include <map>
 #include <sstream>
 
+#include "hilsim/base/io.h"
 #include "hilsim/base/json.h"
 #include "hilsim/config/loader.h"
+#include "hilsim/report/per_invocation.h"
 #include "hilsim/report/report.h"
 #include "hilsim/rt/model.h"
 
@@ -245,10 +247,8 @@ Json simulationJson(const RunReport& report) {
   return simulation;
 }
 
-}  // namespace
-
-std::string reportJson(const RunReport& report) {
-  const std::vector<config::ConfigEntry> entries = config::describeConfig(report.config);
+// The report's document; `layers` holds the report's own records.
+Json reportDocument(const RunReport& report, const std::vector<config::ConfigEntry>& entries) {
   Json doc;
   doc["hilsim_version"] = HILSIM_VERSION;
   doc["model"] = {{"path", report.model_path}, {"sha256", report.model_sha256}};
@@ -265,12 +265,13 @@ std::string reportJson(const RunReport& report) {
     layers.push_back(layerJson(r, report.config, report.with_accelerator));
   Json& layer_stats = doc["layer_stats"] = Json::array();
   for (const LayerStats& s : report.layer_stats) layer_stats.push_back(layerStatsJson(s, report));
+  return doc;
+}
 
-  // The run's figures are the shortest text that reads back as the same double; the config's
-  // numbers keep the text
-  // `hilsim config` prints for them.
-  std::map<std::string, std::string, std::less<>> config_text;
-  for (const config::ConfigEntry& e : entries) config_text.emplace(e.key, e.value);
+// The run's figures are the shortest text that reads back as the same double; the config's
+// numbers keep the text `hilsim config` prints for them (`config_text`, which must outlive the
+// layout).
+JsonLayout reportLayout(const std::map<std::string, std::string, std::less<>>& config_text) {
   JsonLayout layout;
   layout.number = [&config_text](double value, const JsonPath& path) {
     if (path.size() < 2 || path.front() != "config") return shortestNumber(value);
@@ -278,7 +279,48 @@ std::string reportJson(const RunReport& report) {
     for (size_t i = 1; i < path.size(); ++i) (key += i > 1 ? "." : "") += path[i];
     return config_text.at(key);
   };
-  return formatJson(doc, layout) + "\n";
+  return layout;
+}
+
+std::map<std::string, std::string, std::less<>> configText(
+    const std::vector<config::ConfigEntry>& entries) {
+  std::map<std::string, std::string, std::less<>> config_text;
+  for (const config::ConfigEntry& e : entries) config_text.emplace(e.key, e.value);
+  return config_text;
+}
+
+// Stands for the spooled records in the document until they are written.
+constexpr std::string_view kLayersPlaceholder = "\x01hilsim per-invocation layers\x01";
+
+}  // namespace
+
+std::string reportJson(const RunReport& report) {
+  const std::vector<config::ConfigEntry> entries = config::describeConfig(report.config);
+  const auto config_text = configText(entries);
+  return formatJson(reportDocument(report, entries), reportLayout(config_text)) + "\n";
+}
+
+void PerInvocationWriter::addJson(const rt::LayerRecord& record) {
+  // A record's numbers are the run's figures, whose text needs none of the config's layout.
+  json_->putString(formatJson(layerJson(record, config_, with_accelerator_)));
+  json_->endRecord();
+}
+
+void PerInvocationWriter::writeJson(const RunReport& report, const std::string& path) {
+  const std::vector<config::ConfigEntry> entries = config::describeConfig(report.config);
+  const auto config_text = configText(entries);
+  Json doc = reportDocument(report, entries);
+  doc["layers"] = std::string(kLayersPlaceholder);
+  AtomicFileWriter file(path);
+  json_->rewind();
+  writeJsonWithArray(
+      doc, reportLayout(config_text), kLayersPlaceholder,
+      [this](const JsonEmit& emit) {
+        for (uint64_t i = 0; i < json_->records(); ++i) emit(json_->getString());
+      },
+      [&file](std::string_view text) { file.write(text.data(), text.size()); });
+  file.write("\n", 1);
+  file.commit();
 }
 
 }  // namespace hilsim::report

@@ -348,6 +348,7 @@ RunResult runModel(rt::Model& model, const RunSpec& spec) {
                                    [&config, with_accelerator](const rt::LayerRecord& record) {
                                      return report::layerActions(record, config, with_accelerator);
                                    });
+  if (spec.record_sink) collector.setSink(spec.record_sink);
   const auto start = std::chrono::steady_clock::now();
   if (spec.mode == Mode::kRef && !spec.vcd_path && !spec.timeline_path)
     runOnCountingClock(model, spec, &result, collector);

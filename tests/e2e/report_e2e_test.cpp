@@ -64,8 +64,8 @@ TEST_F(ReportRun, CsvNumbersReadBackAndPerCoreColumnsMatchTheJson) {
   ASSERT_EQ(rows.size(), 1u + 6u);
   std::map<std::string, size_t> col;
   for (size_t i = 0; i < rows[0].size(); ++i) col[rows[0][i]] = i;
-  for (const char* name :
-       {"core0_busy_cycles", "core0_utilization", "core1_busy_cycles", "core1_utilization"})
+  for (const char* name : {"core0_busy_cycles", "core0_utilization_fraction", "core1_busy_cycles",
+                           "core1_utilization_fraction"})
     ASSERT_TRUE(col.count(name)) << name;
   EXPECT_FALSE(col.count("core2_busy_cycles"));
 
@@ -83,7 +83,7 @@ TEST_F(ReportRun, CsvNumbersReadBackAndPerCoreColumnsMatchTheJson) {
       const std::string core = "core" + std::to_string(c.at("core").get<uint32_t>());
       EXPECT_EQ(row[col[core + "_busy_cycles"]],
                 std::to_string(c.at("busy_cycles").get<uint64_t>()));
-      const std::string text = row[col[core + "_utilization"]];
+      const std::string text = row[col[core + "_utilization_fraction"]];
       EXPECT_EQ(text.find_first_of("eE"), std::string::npos) << text;  // fixed notation only
       const double u = std::strtod(text.c_str(), nullptr);
       EXPECT_NEAR(u, c.at("utilization").get<double>(), 1e-9);
@@ -91,7 +91,7 @@ TEST_F(ReportRun, CsvNumbersReadBackAndPerCoreColumnsMatchTheJson) {
       EXPECT_EQ(report::csvNumber(u), text);
       ++checked;
     }
-    const std::string mac = row[col.at("mac_utilization")];
+    const std::string mac = row[col.at("mac_utilization_fraction")];
     const double m = std::strtod(mac.c_str(), nullptr);
     EXPECT_EQ(report::csvNumber(m), mac);
     EXPECT_NEAR(m, layers[i].at("accel").at("mac_utilization").get<double>(), 1e-9);

@@ -174,7 +174,7 @@ TEST_F(RunSummary, TableFitsOneHundredSixtyColumnsAndWidePrintsReasonsWhole) {
     EXPECT_EQ(wide_rows[i].substr(wide_rows[i].size() - reasons[i].size()), reasons[i]);
   }
   EXPECT_TRUE(cut) << narrow.out;
-  EXPECT_NE(narrow.out.find("\nCPU cycles from the cost model (cortex-m55 coefficients, driver 30 "
+  EXPECT_NE(narrow.out.find("\nCPU cycles from the cost model (cortex-m55 coefficients, driver 23 "
                             "cycles per job)\n"),
             std::string::npos)
       << narrow.out;

@@ -5,14 +5,18 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <set>
 #include <sstream>
 #include <thread>
 
 #include "files.h"
 #include "golden_cases.h"
+#include "hilsim/report/csv.h"
 #include "runner.h"
 #include "xml_check.h"
 
@@ -299,6 +303,65 @@ TEST(Crossover, SaysWhenTheSmallestSizeTriedAlreadyPays) {
   EXPECT_NE(be.find(",true\n"), std::string::npos) << be;
   const std::string svg = text(dir + "/crossover-square.svg");
   EXPECT_NE(svg.find("pays from the smallest size tried"), std::string::npos);
+}
+
+// A Pareto plot of energy against area: pareto.csv lists exactly the points of results.csv's
+// totals that no other point beats on both, checked here against every pair.
+TEST(Sweep, ParetoPlotListsTheNonDominatedPoints) {
+  const std::string dir = makeTempDir("sweep-pareto");
+  const std::string spec = writeSpec(dir, R"(base_config: )" HILSIM_SOURCE_DIR
+                                          R"(/configs/default.yaml
+models:
+  - name: small
+    layers: 64,32,10
+grid:
+  accel.num_cores: [1, 2, 4]
+zip:
+  - accel.core.array_rows: [8, 16]
+    accel.core.array_cols: [8, 16]
+run:
+  invocations: 2
+plots:
+  - name: front
+    kind: pareto
+    x: area_mm2
+    y: energy_uj
+)");
+  const RunOutcome r = runHilsim({"sweep", spec, "--out", dir + "/out", "--jobs", "2"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto results = report::parseCsv(text(dir + "/out/results.csv"), "results.csv");
+  const auto pareto = report::parseCsv(text(dir + "/out/pareto.csv"), "pareto.csv");
+  ASSERT_GE(results.size(), 2u);
+  ASSERT_GE(pareto.size(), 2u);
+  auto column = [](const std::vector<std::string>& header, const std::string& name) {
+    const auto it = std::find(header.begin(), header.end(), name);
+    EXPECT_NE(it, header.end()) << name;
+    return static_cast<size_t>(it - header.begin());
+  };
+  const size_t r_point = column(results[0], "point"), r_layer = column(results[0], "layer"),
+               r_area = column(results[0], "area_mm2"), r_energy = column(results[0], "energy_uj");
+  std::map<std::string, std::pair<double, double>> totals;  // point -> (area, energy)
+  for (size_t i = 1; i < results.size(); ++i)
+    if (results[i][r_layer] == "total")
+      totals[results[i][r_point]] = {std::stod(results[i][r_area]),
+                                     std::stod(results[i][r_energy])};
+  ASSERT_EQ(totals.size(), 6u);
+  std::set<std::string> front;
+  const size_t p_point = column(pareto[0], "point"), p_plot = column(pareto[0], "plot");
+  for (size_t i = 1; i < pareto.size(); ++i) {
+    EXPECT_EQ(pareto[i][p_plot], "front");
+    front.insert(pareto[i][p_point]);
+  }
+  for (const auto& [point, xy] : totals) {
+    bool dominated = false;
+    for (const auto& [other, o] : totals)
+      dominated = dominated || (o.first <= xy.first && o.second <= xy.second &&
+                                (o.first < xy.first || o.second < xy.second));
+    EXPECT_EQ(front.count(point) == 1, !dominated) << point;
+    EXPECT_GT(xy.first, 0) << point;   // every point has an accelerator area
+    EXPECT_GT(xy.second, 0) << point;  // and an energy
+  }
+  expectValidSvg(dir + "/out/plots/front.svg");
 }
 
 }  // namespace

@@ -241,20 +241,21 @@ TEST(TraceStats, HilsimLayerWindowsAndCoreBusy) {
   ASSERT_TRUE(s.hilsim);
   const HilsimStats& h = *s.hilsim;
   EXPECT_EQ(h.cores, (std::vector<uint32_t>{0, 1}));
-  ASSERT_EQ(h.windows.size(), 3u);  // layer 7 held for no time is no window
-  EXPECT_EQ(h.windows[0].layer, 0u);
-  EXPECT_EQ(h.windows[0].start, 10u);
-  EXPECT_EQ(h.windows[0].end, 30u);
-  EXPECT_EQ(h.windows[0].core_busy, (std::vector<uint64_t>{15, 10}));
-  EXPECT_EQ(h.windows[1].layer, 1u);
-  EXPECT_EQ(h.windows[1].invocation, 0u);
-  EXPECT_EQ(h.windows[1].core_busy, (std::vector<uint64_t>{10, 5}));
-  EXPECT_TRUE(h.windows[1].complete);
-  EXPECT_EQ(h.windows[2].invocation, 1u);
-  EXPECT_EQ(h.windows[2].start, 60u);
-  EXPECT_EQ(h.windows[2].end, 80u);
-  EXPECT_FALSE(h.windows[2].complete);
-  EXPECT_EQ(h.windows[2].core_busy, (std::vector<uint64_t>{10, 0}));
+  const std::vector<LayerWindow> windows = h.windows();
+  ASSERT_EQ(windows.size(), 3u);  // layer 7 held for no time is no window
+  EXPECT_EQ(windows[0].layer, 0u);
+  EXPECT_EQ(windows[0].start, 10u);
+  EXPECT_EQ(windows[0].end, 30u);
+  EXPECT_EQ(windows[0].core_busy, (std::vector<uint64_t>{15, 10}));
+  EXPECT_EQ(windows[1].layer, 1u);
+  EXPECT_EQ(windows[1].invocation, 0u);
+  EXPECT_EQ(windows[1].core_busy, (std::vector<uint64_t>{10, 5}));
+  EXPECT_TRUE(windows[1].complete);
+  EXPECT_EQ(windows[2].invocation, 1u);
+  EXPECT_EQ(windows[2].start, 60u);
+  EXPECT_EQ(windows[2].end, 80u);
+  EXPECT_FALSE(windows[2].complete);
+  EXPECT_EQ(windows[2].core_busy, (std::vector<uint64_t>{10, 0}));
   EXPECT_EQ(h.core_busy, (std::vector<uint64_t>{35, 15}));
 
   const std::string json = traceStatsJson(s, 400);

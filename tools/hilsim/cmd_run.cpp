@@ -8,6 +8,7 @@
 #include "hilsim/config/loader.h"
 #include "hilsim/errors.h"
 #include "hilsim/modelgen/model_gen.h"
+#include "hilsim/report/per_invocation.h"
 #include "hilsim/sim/run.h"
 
 namespace hilsim::cli {
@@ -77,7 +78,8 @@ int runCommand(int argc, char** argv, int first) {
   sim::RunSpec spec;
   spec.mode = sim::parseMode(mode, "--mode");
   spec.seed = parseUnsigned("--seed", seed);
-  spec.per_invocation = per_invocation;
+  // Every invocation's records go to the outputs through the record sink below, never into memory.
+  spec.per_invocation = false;
   spec.keep_output = false;
   if (!invocations.empty()) {
     if (input) throw UsageError("--invocations cannot be combined with --input");
@@ -125,6 +127,14 @@ int runCommand(int argc, char** argv, int first) {
       output_file->write(data, bytes);
     };
   }
+  // --per-invocation: every invocation's records go to temporary files as they complete, so the
+  // run's memory does not grow with its length.
+  std::optional<report::PerInvocationWriter> records;
+  if (per_invocation && (report_path || csv)) {
+    records.emplace(spec.config, spec.mode != sim::Mode::kRef, report_path.has_value(),
+                    csv.has_value());
+    spec.record_sink = [&records](const rt::LayerRecord& record) { records->add(record); };
+  }
   std::optional<ProgressLine> progress;
   progress.emplace(std::cerr, stderrIsTerminal() && !quiet, "run:", "layers");
   spec.progress = progress->callback();
@@ -136,8 +146,13 @@ int runCommand(int argc, char** argv, int first) {
   // A run whose accelerator jobs failed recovered from them (the layers ran on the CPU), so its
   // outputs and report are complete; the exit code still says that the hardware failed.
   if (output_file) output_file->commit();
-  if (report_path) writeFileAtomic(*report_path, report::reportJson(result.report));
-  if (csv) writeFileAtomic(*csv, report::reportCsv(result.report));
+  if (records) {
+    if (report_path) records->writeJson(result.report, *report_path);
+    if (csv) records->writeCsv(result.report, *csv);
+  } else {
+    if (report_path) writeFileAtomic(*report_path, report::reportJson(result.report));
+    if (csv) writeFileAtomic(*csv, report::reportCsv(result.report));
+  }
   if (!quiet) report::printReport(std::cout, result.report, {wide ? 0u : 160u});
   if (!result.failure.empty()) throw SimulationError(result.failure);
   return 0;

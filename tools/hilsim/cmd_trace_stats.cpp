@@ -29,7 +29,8 @@ int traceStatsCommand(int argc, char** argv, int first) {
                  "values, distinct values. For hilsim's own traces it adds, per invocation of\n"
                  "each layer (a stretch in which hilsim.layer holds one value), the duration in\n"
                  "host-CPU cycles and each core's busy time, and each core's busy time over the\n"
-                 "whole trace. Reads the file in one streaming pass.");
+                 "whole trace. Reads the file in one streaming pass; memory does not grow with\n"
+                 "the trace's length.");
   args.positional("t.vcd", &path, true, "the trace to read");
   args.flag("--json", &json, "print JSON instead of text");
   args.option("--cpu-mhz", &cpu_mhz, "F",
@@ -41,7 +42,10 @@ int traceStatsCommand(int argc, char** argv, int first) {
   const double mhz =
       given ? *given
             : (stats.hilsim && stats.hilsim->cpu_clock_mhz ? *stats.hilsim->cpu_clock_mhz : 400.0);
-  std::cout << (json ? vcd::traceStatsJson(stats, mhz) : vcd::traceStatsText(stats, mhz));
+  if (json)
+    vcd::writeTraceStatsJson(std::cout, stats, mhz);
+  else
+    vcd::writeTraceStatsText(std::cout, stats, mhz);
   return 0;
 }
 

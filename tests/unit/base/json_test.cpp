@@ -82,5 +82,32 @@ TEST(Json, StringsAreEscapedAndInvalidUtf8Replaced) {
   EXPECT_EQ(parsed, doc);
 }
 
+// A document written with its array streamed is the text of the document holding the array, at
+// any indent, nested or at the top, empty or not.
+TEST(Json, StreamedArrayGivesTheSameTextAsTheWholeDocument) {
+  const std::vector<Json> elements = {Json{{"a", 1}, {"b", {1.5, "x\ny"}}}, Json(2), Json::array(),
+                                      Json{{"c", Json::object()}}};
+  for (int indent : {0, 1, 2})
+    for (size_t count : {size_t{0}, size_t{1}, elements.size()}) {
+      Json whole = {{"head", 1}, {"inner", {{"rows", Json::array()}, {"after", true}}}, {"z", 0}};
+      for (size_t i = 0; i < count; ++i) whole["inner"]["rows"].push_back(elements[i]);
+      Json doc = whole;
+      doc["inner"]["rows"] = "@rows@";
+      JsonLayout layout;
+      layout.indent = indent;
+      std::string text;
+      writeJsonWithArray(
+          doc, layout, "@rows@",
+          [&](const JsonEmit& emit) {
+            for (size_t i = 0; i < count; ++i) emit(formatJson(elements[i], layout));
+          },
+          [&text](std::string_view piece) { text += piece; });
+      EXPECT_EQ(text, formatJson(whole, layout)) << "indent " << indent << ", " << count;
+    }
+  EXPECT_THROW(writeJsonWithArray(
+                   Json{{"a", 1}}, {}, "@rows@", [](const JsonEmit&) {}, [](std::string_view) {}),
+               std::logic_error);
+}
+
 }  // namespace
 }  // namespace hilsim

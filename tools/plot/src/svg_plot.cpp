@@ -265,8 +265,8 @@ std::string renderSvg(const LineChart& chart) {
       if ((log_x && s.x[p] <= 0) || (chart.log_y && s.y[p] <= 0)) continue;
       points.emplace_back(x.map(s.x[p]), y.map(s.y[p]));
     }
-    c.polyline(points, color, s.dashed);
-    for (const auto& [px, py] : points) c.circle(px, py, 3, color);
+    if (s.line) c.polyline(points, color, s.dashed);
+    for (const auto& [px, py] : points) c.circle(px, py, s.line ? 3 : 4, color);
     legend.emplace_back(s.label, color);
     dashed.push_back(s.dashed);
   }

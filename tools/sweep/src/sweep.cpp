@@ -382,6 +382,9 @@ CollectOutcome collectSweep(const std::string& dir) {
   outcome.points = points.size();
   outcome.finished = results.finished_points;
   writeFileAtomic(dir + "/results.csv", resultsCsv(spec, results));
+  if (std::any_of(spec.plots.begin(), spec.plots.end(),
+                  [](const PlotSpec& p) { return p.kind == "pareto"; }))
+    writeFileAtomic(dir + "/pareto.csv", paretoCsv(spec, results));
   outcome.plots = writePlots(spec, results, dir + "/plots");
   return outcome;
 }

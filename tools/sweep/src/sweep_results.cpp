@@ -52,6 +52,10 @@ PointResult readPoint(const SweepSpec& spec, const SweepPoint& point, const std:
   for (const auto& [k, v] : point.overrides) overrides.push_back({k + "=" + v});
   const double cpu_hz = config::loadConfig(spec.base_config, overrides).cpu.clock_mhz * 1e6;
 
+  // Points written before the column's unit was in its name call it mac_utilization.
+  const char* mac_utilization =
+      col.count("mac_utilization_fraction") ? "mac_utilization_fraction" : "mac_utilization";
+
   PointResult result;
   result.point = &point;
   std::map<int, LayerResult> layers;
@@ -81,7 +85,9 @@ PointResult readPoint(const SweepSpec& spec, const SweepPoint& point, const std:
     l.sync += toNumber(field(row, "sync_cycles"));
     l.bus_stall += toNumber(field(row, "bus_stall_cycles"));
     l.bytes_moved += toNumber(field(row, "bytes_moved"));
-    l.mac_utilization += toNumber(field(row, "mac_utilization"));
+    l.energy_uj += toNumber(field(row, "energy_uj"));
+    l.area_mm2 = toNumber(field(row, "area_mm2"));
+    l.mac_utilization += toNumber(field(row, mac_utilization));
     auto& count = paths[index];
     count.first += accel;
     ++count.second;
@@ -92,7 +98,7 @@ PointResult readPoint(const SweepSpec& spec, const SweepPoint& point, const std:
     const double n = static_cast<double>(paths[index].second);
     for (double* v : {&l.cycles, &l.accel_cycles, &l.cpu_cycles, &l.ref_cycles, &l.fixed,
                       &l.variable, &l.dma_in, &l.compute, &l.dma_out, &l.sync, &l.bus_stall,
-                      &l.bytes_moved, &l.mac_utilization})
+                      &l.bytes_moved, &l.mac_utilization, &l.energy_uj})
       *v /= n;
     l.seconds = l.cycles / cpu_hz;
     l.path = paths[index].first == 0                     ? "ref"
@@ -110,8 +116,10 @@ PointResult readPoint(const SweepSpec& spec, const SweepPoint& point, const std:
                              {&t.dma_out, l.dma_out},
                              {&t.sync, l.sync},
                              {&t.bus_stall, l.bus_stall},
-                             {&t.bytes_moved, l.bytes_moved}})
+                             {&t.bytes_moved, l.bytes_moved},
+                             {&t.energy_uj, l.energy_uj}})
       *sum += part;
+    t.area_mm2 = l.area_mm2;
     result.layers.push_back(l);
   }
   t.seconds = t.cycles / cpu_hz;
@@ -124,10 +132,14 @@ std::string label(const std::string& metric) {
   if (metric == "ref_cycles") return "reference-path cycles per inference";
   if (metric == "accel_cycles") return "cycles of offloaded layers per inference";
   if (metric == "cpu_cycles") return "cycles of CPU layers per inference";
-  if (metric == "speedup") return "speed-up over the reference path (x)";
+  if (metric == "speedup_ratio" || metric == "speedup")
+    return "speed-up over the reference path (x)";
   if (metric == "seconds") return "seconds per inference";
   if (metric == "bus_stall_cycles") return "bus stall cycles per inference";
   if (metric == "bytes_moved") return "bytes moved per inference";
+  if (metric == "energy_uj") return "energy per inference (uJ)";
+  if (metric == "edp" || metric == "edp_uj_s") return "energy-delay product per inference (uJ s)";
+  if (metric == "area_mm2") return "accelerator area (mm2)";
   return metric;
 }
 
@@ -187,6 +199,67 @@ std::string linePlot(const SweepSpec& spec, const SweepResults& results, const P
   return renderSvg(chart);
 }
 
+// The points of one model matching the plot, with their two objectives.
+std::vector<const PointResult*> paretoPoints(const SweepResults& results, const PlotSpec& p,
+                                             const std::string& model) {
+  std::vector<const PointResult*> out;
+  for (const PointResult& r : results.points)
+    if (matches(r, p, model)) out.push_back(&r);
+  return out;
+}
+
+std::vector<bool> paretoFront(const std::vector<const PointResult*>& points, const PlotSpec& p) {
+  std::vector<std::pair<double, double>> xy;
+  for (const PointResult* r : points) xy.emplace_back(r->total.metric(p.x), r->total.metric(p.y));
+  return nonDominated(xy);
+}
+
+std::string paretoPlot(const SweepResults& results, const PlotSpec& p, const std::string& model) {
+  const std::vector<const PointResult*> points = paretoPoints(results, p, model);
+  const std::vector<bool> front = paretoFront(points, p);
+  LineChart chart;
+  chart.title = "Pareto front: " + label(p.y) + " vs " + label(p.x) + ": " + model;
+  for (const auto& [k, v] : p.where)
+    chart.subtitle += (chart.subtitle.empty() ? "" : ", ") + k + "=" + v;
+  chart.subtitle += (chart.subtitle.empty() ? "" : "; ") + std::string("both minimized");
+  chart.x_label = label(p.x);
+  chart.y_label = label(p.y);
+  chart.log_y = p.log_y;
+  Series all{"dominated points", {}, {}, false};
+  all.line = false;
+  std::vector<std::pair<double, double>> best;
+  for (size_t i = 0; i < points.size(); ++i) {
+    const double x = points[i]->total.metric(p.x), y = points[i]->total.metric(p.y);
+    if (front[i])
+      best.emplace_back(x, y);
+    else {
+      all.x.push_back(x);
+      all.y.push_back(y);
+    }
+  }
+  std::sort(best.begin(), best.end());
+  Series pareto{"non-dominated (" + std::to_string(best.size()) + " of " +
+                    std::to_string(points.size()) + " points)",
+                {},
+                {},
+                false};
+  for (const auto& xy : best) {
+    pareto.x.push_back(xy.first);
+    pareto.y.push_back(xy.second);
+  }
+  // Drawn after the dominated points, so the front stays on top.
+  chart.series = {all, pareto};
+  // Objectives that span over a decade (area against cores) read better on a log axis.
+  double lo = 0, hi = 0;
+  for (const Series* s : {&all, &pareto})
+    for (double x : s->x) {
+      lo = lo == 0 ? x : std::min(lo, x);
+      hi = std::max(hi, x);
+    }
+  chart.log_x = lo > 0 && hi / lo > 10;
+  return renderSvg(chart);
+}
+
 std::string stackedPlot(const SweepResults& results, const PlotSpec& p, const std::string& model) {
   const PointResult* chosen = nullptr;
   for (const PointResult& r : results.points)
@@ -226,12 +299,15 @@ std::string stackedPlot(const SweepResults& results, const PlotSpec& p, const st
 double LayerResult::metric(const std::string& name) const {
   if (name == "cycles") return cycles;
   if (name == "ref_cycles") return ref_cycles;
-  if (name == "speedup") return speedup();
+  if (name == "speedup_ratio" || name == "speedup") return speedup();
   if (name == "accel_cycles") return accel_cycles;
   if (name == "cpu_cycles") return cpu_cycles;
   if (name == "seconds") return seconds;
   if (name == "bus_stall_cycles") return bus_stall;
   if (name == "bytes_moved") return bytes_moved;
+  if (name == "energy_uj") return energy_uj;
+  if (name == "edp" || name == "edp_uj_s") return edp();
+  if (name == "area_mm2") return area_mm2;
   return 0;
 }
 
@@ -252,9 +328,10 @@ std::string resultsCsv(const SweepSpec& spec, const SweepResults& results) {
   std::string out = "point,model";
   for (const std::string& k : keys) out += "," + csvField(k);
   out +=
-      ",layer,op,shape,macs,path,cycles,ref_cycles,speedup,accel_cycles,cpu_cycles,seconds,"
+      ",layer,op,shape,macs,path,cycles,ref_cycles,speedup_ratio,accel_cycles,cpu_cycles,seconds,"
       "fixed_cycles,variable_cycles,dma_in_cycles,compute_cycles,dma_out_cycles,sync_cycles,"
-      "bus_stall_cycles,bytes_moved,mac_utilization,break_even_macs\n";
+      "bus_stall_cycles,bytes_moved,mac_utilization_fraction,break_even_macs,energy_uj,edp_uj_s,"
+      "area_mm2\n";
   for (const PointResult& r : results.points) {
     std::string prefix = r.point->id + "," + csvField(r.point->model->name);
     for (const std::string& k : keys) prefix += "," + csvField(r.point->values.at(k));
@@ -265,7 +342,8 @@ std::string resultsCsv(const SweepSpec& spec, const SweepResults& results) {
              number(l.seconds) + "," + number(l.fixed) + "," + number(l.variable) + "," +
              number(l.dma_in) + "," + number(l.compute) + "," + number(l.dma_out) + "," +
              number(l.sync) + "," + number(l.bus_stall) + "," + number(l.bytes_moved) + "," +
-             number(l.mac_utilization) + "," + l.break_even_macs + "\n";
+             number(l.mac_utilization) + "," + l.break_even_macs + "," + number(l.energy_uj) + "," +
+             number(l.edp()) + "," + number(l.area_mm2) + "\n";
     };
     for (const LayerResult& l : r.layers) row(l);
     row(r.total);
@@ -302,12 +380,55 @@ std::vector<std::string> writePlots(const SweepSpec& spec, const SweepResults& r
     for (const std::string& model : models) {
       const std::string file =
           plot_dir + "/" + p.name + (models.size() > 1 ? "-" + model : std::string()) + ".svg";
-      writeFileAtomic(file, p.kind == "stacked" ? stackedPlot(results, p, model)
-                                                : linePlot(spec, results, p, model));
+      writeFileAtomic(file, p.kind == "stacked"  ? stackedPlot(results, p, model)
+                            : p.kind == "pareto" ? paretoPlot(results, p, model)
+                                                 : linePlot(spec, results, p, model));
       written.push_back(file);
     }
   }
   return written;
+}
+
+std::vector<bool> nonDominated(const std::vector<std::pair<double, double>>& points) {
+  std::vector<bool> keep(points.size(), true);
+  for (size_t i = 0; i < points.size(); ++i)
+    for (size_t j = 0; j < points.size() && keep[i]; ++j) {
+      const auto& a = points[j];
+      const auto& b = points[i];
+      if (a.first <= b.first && a.second <= b.second && (a.first < b.first || a.second < b.second))
+        keep[i] = false;
+    }
+  return keep;
+}
+
+std::string paretoCsv(const SweepSpec& spec, const SweepResults& results) {
+  const std::vector<std::string> keys = variedKeys(spec);
+  std::string out = "plot,model,point";
+  for (const std::string& k : keys) out += "," + csvField(k);
+  out += ",cycles,ref_cycles,speedup_ratio,seconds,energy_uj,edp_uj_s,area_mm2\n";
+  for (const PlotSpec& p : spec.plots) {
+    if (p.kind != "pareto") continue;
+    std::vector<std::string> models;
+    if (!p.model.empty())
+      models.push_back(p.model);
+    else
+      for (const SweepModel& m : spec.models) models.push_back(m.name);
+    for (const std::string& model : models) {
+      const std::vector<const PointResult*> points = paretoPoints(results, p, model);
+      const std::vector<bool> front = paretoFront(points, p);
+      for (size_t i = 0; i < points.size(); ++i) {
+        if (!front[i]) continue;
+        const PointResult& r = *points[i];
+        out += csvField(p.name) + "," + csvField(model) + "," + r.point->id;
+        for (const std::string& k : keys) out += "," + csvField(r.point->values.at(k));
+        const LayerResult& t = r.total;
+        out += "," + number(t.cycles) + "," + number(t.ref_cycles) + "," + number(t.speedup()) +
+               "," + number(t.seconds) + "," + number(t.energy_uj) + "," + number(t.edp()) + "," +
+               number(t.area_mm2) + "\n";
+      }
+    }
+  }
+  return out;
 }
 
 }  // namespace hilsim::sweep

@@ -132,8 +132,8 @@ PlotSpec readPlot(const SpecReader& r, const config::Node& node, const SweepSpec
     r.fail(*name, "plot name '" + p.name + "' must be a plain file name");
   const config::Node* kind = get(node, "kind");
   if (kind) p.kind = r.scalar(*kind, "kind");
-  if (p.kind != "line" && p.kind != "stacked")
-    r.fail(*kind, "plot kind '" + p.kind + "' is not one of line|stacked");
+  if (p.kind != "line" && p.kind != "stacked" && p.kind != "pareto")
+    r.fail(*kind, "plot kind '" + p.kind + "' is not one of line|stacked|pareto");
   const std::vector<std::string> keys = variedKeys(spec);
   auto varied = [&](const config::Node& n, const std::string& what) {
     const std::string key = r.scalar(n, what);
@@ -154,6 +154,19 @@ PlotSpec readPlot(const SpecReader& r, const config::Node& node, const SweepSpec
       r.fail(y ? *y : node, "y '" + p.y + "' is not one of " + list);
     }
     if (const config::Node* series = get(node, "series")) p.series = varied(*series, "series");
+  }
+  if (p.kind == "pareto") {  // two objectives, both totals metrics
+    const auto& metrics = totalsMetrics();
+    std::string list;
+    for (const std::string& m : metrics) list += (list.empty() ? "" : "|") + m;
+    for (const char* axis : {"x", "y"}) {
+      const config::Node* n = get(node, axis);
+      if (!n) r.fail(node, std::string("a pareto plot needs ") + axis + " (a metric)");
+      const std::string metric = r.scalar(*n, axis);
+      if (std::find(metrics.begin(), metrics.end(), metric) == metrics.end())
+        r.fail(*n, std::string(axis) + " '" + metric + "' is not one of " + list);
+      (std::string(axis) == "x" ? p.x : p.y) = metric;
+    }
   }
   if (const config::Node* model = get(node, "model")) {
     p.model = r.scalar(*model, "model");
@@ -232,9 +245,11 @@ void checkPointConfigs(const SweepSpec& spec) {
 }  // namespace
 
 const std::vector<std::string>& totalsMetrics() {
-  static const std::vector<std::string> m = {"cycles",           "ref_cycles", "speedup",
-                                             "accel_cycles",     "cpu_cycles", "seconds",
-                                             "bus_stall_cycles", "bytes_moved"};
+  // results.csv's column names; speedup is the older name of speedup_ratio.
+  static const std::vector<std::string> m = {
+      "cycles",     "ref_cycles", "speedup_ratio",    "speedup",     "accel_cycles",
+      "cpu_cycles", "seconds",    "bus_stall_cycles", "bytes_moved", "energy_uj",
+      "edp",        "edp_uj_s",   "area_mm2"};
   return m;
 }
 

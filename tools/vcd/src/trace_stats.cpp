@@ -168,7 +168,7 @@ class Collector final : public vcd::Handler {
     if (code_index == invocation_code_ && out_.hilsim) {
       // A new invocation of the layer still running (the layer index itself did not change).
       const bool reopen = window_open_;
-      const uint64_t layer = reopen ? out_.hilsim->windows.back().layer : 0;
+      const uint64_t layer = reopen ? open_.layer : 0;
       closeWindow(true);
       parseBits(text, s.width, &next_);
       if (next_.known && next_.word_form) invocation_ = static_cast<uint32_t>(next_.word);
@@ -224,32 +224,39 @@ class Collector final : public vcd::Handler {
 
  private:
   void openWindow(uint64_t layer) {
-    HilsimStats& h = *out_.hilsim;
-    LayerWindow w;
-    w.layer = layer;
+    open_ = LayerWindow{};
+    open_.layer = layer;
     if (invocation_code_ != SIZE_MAX)
-      w.invocation = invocation_;
-    else if (!h.windows.empty())
-      w.invocation = h.windows.back().invocation + (layer <= h.windows.back().layer ? 1 : 0);
-    w.start = now_;
-    for (size_t c : core_codes_) w.core_busy.push_back(codes_[c].nonzeroUntil(now_));
-    h.windows.push_back(std::move(w));
+      open_.invocation = invocation_;
+    else if (last_kept_)
+      open_.invocation = last_kept_->second + (layer <= last_kept_->first ? 1 : 0);
+    open_.start = now_;
+    for (size_t c : core_codes_) open_.core_busy.push_back(codes_[c].nonzeroUntil(now_));
     window_open_ = true;
   }
 
   void closeWindow(bool complete) {
     if (!window_open_) return;
     window_open_ = false;
-    std::vector<LayerWindow>& windows = out_.hilsim->windows;
-    LayerWindow& w = windows.back();
-    if (now_ == w.start) {  // replaced at the same instant (e.g. at the edges of --vcd-layers)
-      windows.pop_back();
-      return;
-    }
-    w.end = now_;
-    w.complete = complete;
+    if (now_ == open_.start)
+      return;  // replaced at the same instant (e.g. at the edges of
+               // --vcd-layers)
+    open_.end = now_;
+    open_.complete = complete;
     for (size_t i = 0; i < core_codes_.size(); ++i)
-      w.core_busy[i] = codes_[core_codes_[i]].nonzeroUntil(now_) - w.core_busy[i];
+      open_.core_busy[i] = codes_[core_codes_[i]].nonzeroUntil(now_) - open_.core_busy[i];
+    HilsimStats& h = *out_.hilsim;
+    if (!h.window_file) h.window_file = std::make_shared<Spool>();
+    Spool& file = *h.window_file;
+    file.putU64(open_.layer);
+    file.putU64(open_.invocation);
+    file.putU64(open_.start);
+    file.putU64(open_.end);
+    file.putU64(open_.complete ? 1 : 0);
+    for (uint64_t busy : open_.core_busy) file.putU64(busy);
+    file.endRecord();
+    ++h.window_count;
+    last_kept_ = {open_.layer, open_.invocation};
   }
 
   TraceStats& out_;
@@ -263,9 +270,35 @@ class Collector final : public vcd::Handler {
   uint32_t invocation_ = 0;
   std::vector<size_t> core_codes_;
   bool window_open_ = false;
+  LayerWindow open_;  // the window of the layer running now, while window_open_
+  // Layer and invocation of the last window kept.
+  std::optional<std::pair<uint64_t, uint32_t>> last_kept_;
 };
 
 }  // namespace
+
+void HilsimStats::forEachWindow(const std::function<void(const LayerWindow&)>& f) const {
+  if (!window_file) return;
+  Spool& file = *window_file;
+  file.rewind();
+  LayerWindow w;
+  w.core_busy.resize(cores.size());
+  for (uint64_t i = 0; i < window_count; ++i) {
+    w.layer = file.getU64();
+    w.invocation = static_cast<uint32_t>(file.getU64());
+    w.start = file.getU64();
+    w.end = file.getU64();
+    w.complete = file.getU64() != 0;
+    for (uint64_t& busy : w.core_busy) busy = file.getU64();
+    f(w);
+  }
+}
+
+std::vector<LayerWindow> HilsimStats::windows() const {
+  std::vector<LayerWindow> all;
+  forEachWindow([&all](const LayerWindow& w) { all.push_back(w); });
+  return all;
+}
 
 TraceStats computeTraceStats(std::istream& in, const std::string& name) {
   TraceStats stats;

@@ -50,24 +50,29 @@ std::string cyclesText(double c) {
   return std::fabs(c - rounded) < 0.005 ? printf1("%.0f", rounded) : printf1("%.2f", c);
 }
 
-// Rows of cells printed as aligned columns: the first left-aligned, the others right-aligned.
+// Aligned columns: the first left-aligned, the others right-aligned.
+void widen(std::vector<size_t>* widths, const std::vector<std::string>& row) {
+  for (size_t i = 0; i < row.size(); ++i) {
+    if (widths->size() <= i) widths->push_back(0);
+    (*widths)[i] = std::max((*widths)[i], row[i].size());
+  }
+}
+
+std::string tableLine(const std::vector<size_t>& widths, const std::vector<std::string>& row) {
+  std::string line;
+  for (size_t i = 0; i < row.size(); ++i) {
+    const std::string pad(widths[i] - row[i].size(), ' ');
+    line += i == 0 ? row[i] + pad : "  " + pad + row[i];
+  }
+  while (!line.empty() && line.back() == ' ') line.pop_back();
+  return line + "\n";
+}
+
 std::string table(const std::vector<std::vector<std::string>>& rows) {
   std::vector<size_t> widths;
-  for (const auto& row : rows)
-    for (size_t i = 0; i < row.size(); ++i) {
-      if (widths.size() <= i) widths.push_back(0);
-      widths[i] = std::max(widths[i], row[i].size());
-    }
+  for (const auto& row : rows) widen(&widths, row);
   std::string out;
-  for (const auto& row : rows) {
-    std::string line;
-    for (size_t i = 0; i < row.size(); ++i) {
-      const std::string pad(widths[i] - row[i].size(), ' ');
-      line += i == 0 ? row[i] + pad : "  " + pad + row[i];
-    }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line + "\n";
-  }
+  for (const auto& row : rows) out += tableLine(widths, row);
   return out;
 }
 
@@ -97,6 +102,17 @@ void signalsText(std::ostream& out, const TraceStats& st) {
   out << table(rows);
 }
 
+// One row of the layer-window table.
+std::vector<std::string> windowRow(const vcd::Timescale& ts, const LayerWindow& w, double cpu_mhz) {
+  const uint64_t span = w.end - w.start;
+  std::vector<std::string> row = {
+      std::to_string(w.invocation), std::to_string(w.layer), timeText(ts, w.start),
+      timeText(ts, w.end), cyclesText(cycles(ts, span, cpu_mhz)) + (w.complete ? "" : " (cut)")};
+  for (uint64_t busy : w.core_busy)
+    row.push_back(cyclesText(cycles(ts, busy, cpu_mhz)) + " " + percent(busy, span));
+  return row;
+}
+
 void hilsimText(std::ostream& out, const TraceStats& st, double cpu_mhz) {
   const HilsimStats& h = *st.hilsim;
   const vcd::Timescale& ts = st.timescale;
@@ -104,18 +120,16 @@ void hilsimText(std::ostream& out, const TraceStats& st, double cpu_mhz) {
       << " MHz; busy cycles and share of the window per core)\n";
   std::vector<std::string> head = {"invocation", "layer", "start", "end", "cycles"};
   for (uint32_t c : h.cores) head.push_back("core" + std::to_string(c));
-  std::vector<std::vector<std::string>> rows = {head};
-  for (const LayerWindow& w : h.windows) {
-    const uint64_t span = w.end - w.start;
-    std::vector<std::string> row = {
-        std::to_string(w.invocation), std::to_string(w.layer), timeText(ts, w.start),
-        timeText(ts, w.end), cyclesText(cycles(ts, span, cpu_mhz)) + (w.complete ? "" : " (cut)")};
-    for (uint64_t busy : w.core_busy)
-      row.push_back(cyclesText(cycles(ts, busy, cpu_mhz)) + " " + percent(busy, span));
-    rows.push_back(row);
-  }
-  out << table(rows);
+  // Two passes over the windows, one for the column widths and one to print, so the table is
+  // aligned without holding its rows.
+  std::vector<size_t> widths;
+  widen(&widths, head);
+  h.forEachWindow([&](const LayerWindow& w) { widen(&widths, windowRow(ts, w, cpu_mhz)); });
+  out << tableLine(widths, head);
+  h.forEachWindow(
+      [&](const LayerWindow& w) { out << tableLine(widths, windowRow(ts, w, cpu_mhz)); });
 
+  std::vector<std::vector<std::string>> rows;
   const uint64_t span = st.end_time - st.start_time;
   out << "\ncore busy over the trace (" << timeText(ts, span) << ", "
       << cyclesText(cycles(ts, span, cpu_mhz)) << " cycles)\n";
@@ -139,28 +153,33 @@ Json busyJson(const vcd::Timescale& ts, uint32_t core, uint64_t busy, uint64_t s
           {"busy_fraction", fraction(busy, span)}};
 }
 
+// The windows stand for this string in the document until they are written one by one.
+constexpr std::string_view kWindowsPlaceholder = "\x01hilsim trace-stats windows\x01";
+
+Json windowJson(const vcd::Timescale& ts, const HilsimStats& h, const LayerWindow& w,
+                double cpu_mhz) {
+  const uint64_t span = w.end - w.start;
+  Json window;
+  window["layer"] = w.layer;
+  window["invocation"] = w.invocation;
+  window["start_time"] = w.start;
+  window["end_time"] = w.end;
+  window["duration"] = span;
+  window["cycles"] = cycles(ts, span, cpu_mhz);
+  window["complete"] = w.complete;
+  Json& per_core = window["per_core"] = Json::array();
+  for (size_t i = 0; i < h.cores.size(); ++i)
+    per_core.push_back(busyJson(ts, h.cores[i], w.core_busy[i], span, cpu_mhz));
+  return window;
+}
+
 Json hilsimJson(const TraceStats& st, double cpu_mhz) {
   const HilsimStats& h = *st.hilsim;
   const vcd::Timescale& ts = st.timescale;
   Json hilsim;
   hilsim["cpu_mhz"] = cpu_mhz;
   hilsim["cores"] = h.cores;
-  Json& windows = hilsim["windows"] = Json::array();
-  for (const LayerWindow& w : h.windows) {
-    const uint64_t span = w.end - w.start;
-    Json window;
-    window["layer"] = w.layer;
-    window["invocation"] = w.invocation;
-    window["start_time"] = w.start;
-    window["end_time"] = w.end;
-    window["duration"] = span;
-    window["cycles"] = cycles(ts, span, cpu_mhz);
-    window["complete"] = w.complete;
-    Json& per_core = window["per_core"] = Json::array();
-    for (size_t i = 0; i < h.cores.size(); ++i)
-      per_core.push_back(busyJson(ts, h.cores[i], w.core_busy[i], span, cpu_mhz));
-    windows.push_back(std::move(window));
-  }
+  hilsim["windows"] = std::string(kWindowsPlaceholder);
   Json& per_core = hilsim["per_core"] = Json::array();
   const uint64_t span = st.end_time - st.start_time;
   for (size_t i = 0; i < h.cores.size(); ++i)
@@ -194,8 +213,7 @@ Json signalJson(const SignalStats& s, uint64_t span) {
 
 }  // namespace
 
-std::string traceStatsText(const TraceStats& st, double cpu_mhz) {
-  std::ostringstream out;
+void writeTraceStatsText(std::ostream& out, const TraceStats& st, double cpu_mhz) {
   out << st.file;
   if (!st.version.empty()) out << " (" << st.version << ")";
   out << "\ntimescale " << st.timescale.text() << (st.timescale.given ? "" : " (assumed)")
@@ -204,10 +222,9 @@ std::string traceStatsText(const TraceStats& st, double cpu_mhz) {
       << st.total_changes << " value changes\n\n";
   signalsText(out, st);
   if (st.hilsim) hilsimText(out, st, cpu_mhz);
-  return out.str();
 }
 
-std::string traceStatsJson(const TraceStats& st, double cpu_mhz) {
+void writeTraceStatsJson(std::ostream& out, const TraceStats& st, double cpu_mhz) {
   const uint64_t span = st.end_time - st.start_time;
   Json doc;
   doc["file"] = st.file;
@@ -231,7 +248,33 @@ std::string traceStatsJson(const TraceStats& st, double cpu_mhz) {
     std::snprintf(text, sizeof text, "%.10g", value);
     return std::string(text);
   };
-  return formatJson(doc, layout) + "\n";
+  const JsonWrite write = [&out](std::string_view text) { out << text; };
+  if (!st.hilsim) {
+    write(formatJson(doc, layout));
+  } else {
+    const HilsimStats& h = *st.hilsim;
+    writeJsonWithArray(
+        doc, layout, kWindowsPlaceholder,
+        [&](const JsonEmit& emit) {
+          h.forEachWindow([&](const LayerWindow& w) {
+            emit(formatJson(windowJson(st.timescale, h, w, cpu_mhz), layout));
+          });
+        },
+        write);
+  }
+  out << "\n";
+}
+
+std::string traceStatsText(const TraceStats& st, double cpu_mhz) {
+  std::ostringstream out;
+  writeTraceStatsText(out, st, cpu_mhz);
+  return out.str();
+}
+
+std::string traceStatsJson(const TraceStats& st, double cpu_mhz) {
+  std::ostringstream out;
+  writeTraceStatsJson(out, st, cpu_mhz);
+  return out.str();
 }
 
 }  // namespace hilsim::vcd

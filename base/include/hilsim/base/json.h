@@ -36,4 +36,15 @@ struct JsonLayout {
 // characters as \u00XX, everything else as it is); bytes that are not UTF-8 become U+FFFD.
 std::string formatJson(const Json& value, const JsonLayout& layout = {});
 
+// Writes a document whose one array is too large to hold in memory, piece by piece through
+// `write`: the text formatJson(doc, layout) gives once the member whose value is the string
+// `placeholder` holds the array. `elements` calls its argument once per element, in order, with
+// the element's text as formatJson formats it on its own (with the same indent); it is indented
+// to its place as it is written. Throws std::logic_error when no member holds the placeholder.
+using JsonWrite = std::function<void(std::string_view text)>;
+using JsonEmit = std::function<void(std::string_view formatted_element)>;
+void writeJsonWithArray(const Json& doc, const JsonLayout& layout, std::string_view placeholder,
+                        const std::function<void(const JsonEmit&)>& elements,
+                        const JsonWrite& write);
+
 }  // namespace hilsim

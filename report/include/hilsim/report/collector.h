@@ -37,6 +37,9 @@ class LayerCollector final : public rt::Profiler {
       : per_invocation_(per_invocation), count_(std::move(count)) {}
 
   void endLayer(const rt::LayerRecord& record) override;
+  // Called with every record as it completes (e.g. PerInvocationWriter::add), whether or not
+  // the collector keeps it.
+  void setSink(std::function<void(const rt::LayerRecord&)> sink) { sink_ = std::move(sink); }
 
   // The records kept: the first invocation's, or every invocation's with per_invocation.
   const std::vector<rt::LayerRecord>& records() const { return records_; }
@@ -49,6 +52,7 @@ class LayerCollector final : public rt::Profiler {
  private:
   bool per_invocation_;
   ActionCounter count_;
+  std::function<void(const rt::LayerRecord&)> sink_;
   std::vector<rt::LayerRecord> records_;
   std::vector<LayerStats> stats_;
   uint64_t accel_records_ = 0;

@@ -26,6 +26,9 @@ struct RunSpec {
   // Keep every invocation's layer record in the report (RunReport::layers); otherwise only the
   // first invocation's, with the per-layer figures of the whole run (RunReport::layer_stats).
   bool per_invocation = false;
+  // When set, receives every invocation's layer records as they complete (e.g.
+  // report::PerInvocationWriter::add): a long run's records need not fit in memory.
+  std::function<void(const rt::LayerRecord&)> record_sink;
   // Collect output tensor 0 of every invocation in RunResult::output.
   bool keep_output = true;
   // When set, receives output tensor 0 after every invocation, in order, instead of

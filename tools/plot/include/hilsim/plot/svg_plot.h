@@ -14,6 +14,7 @@ struct Series {
   std::vector<double> x;
   std::vector<double> y;
   bool dashed = false;
+  bool line = true;  // false: the points alone (a scatter)
 };
 
 struct Marker {

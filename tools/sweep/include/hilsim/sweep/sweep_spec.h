@@ -21,9 +21,9 @@ struct SweepModel {
 
 struct PlotSpec {
   std::string name;                          // plots/<name>.svg
-  std::string kind = "line";                 // line | stacked
-  std::string x;                             // line: a config key
-  std::string y = "cycles";                  // line: a totals metric
+  std::string kind = "line";                 // line | stacked | pareto
+  std::string x;                             // line: a config key; pareto: a totals metric
+  std::string y = "cycles";                  // line, pareto: a totals metric
   std::string series;                        // line: a config key (one line per value), optional
   std::string model;                         // restrict to one model (default: each model)
   std::map<std::string, std::string> where;  // keys fixed to values

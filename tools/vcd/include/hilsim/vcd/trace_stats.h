@@ -3,10 +3,14 @@
 // for hilsim's own traces (traces/README.md). Times are in the trace's timescale units.
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
+#include <ostream>
 #include <string>
 #include <vector>
 
+#include "hilsim/base/spool.h"
 #include "hilsim/vcd/vcd_reader.h"
 
 namespace hilsim::vcd {
@@ -43,9 +47,17 @@ struct LayerWindow {
 
 struct HilsimStats {
   std::vector<uint32_t> cores;          // core numbers, ascending
-  std::vector<LayerWindow> windows;     // in time order
   std::optional<double> cpu_clock_mhz;  // recorded in the trace's header, if there
   std::vector<uint64_t> core_busy;      // per core, over the whole trace
+  // The layer windows, in time order, are kept in a temporary file as the trace is read (one per
+  // layer invocation: a long trace has millions), so memory does not grow with the trace.
+  std::shared_ptr<Spool> window_file;
+  uint64_t window_count = 0;
+
+  // Calls `f` with each window in time order, reading them back one at a time.
+  void forEachWindow(const std::function<void(const LayerWindow&)>& f) const;
+  // Every window at once: for small traces and tests.
+  std::vector<LayerWindow> windows() const;
 };
 
 struct TraceStats {
@@ -67,7 +79,10 @@ TraceStats computeTraceStats(const std::string& path);
 // The same from a stream (`name` names it in errors).
 TraceStats computeTraceStats(std::istream& in, const std::string& name);
 
-// A readable report; durations of hilsim layer windows in host-CPU cycles at `cpu_mhz`.
+// A readable report; durations of hilsim layer windows in host-CPU cycles at `cpu_mhz`. The
+// write* forms stream to `out` one window at a time; the others return the whole text.
+void writeTraceStatsText(std::ostream& out, const TraceStats& stats, double cpu_mhz);
+void writeTraceStatsJson(std::ostream& out, const TraceStats& stats, double cpu_mhz);
 std::string traceStatsText(const TraceStats& stats, double cpu_mhz);
 std::string traceStatsJson(const TraceStats& stats, double cpu_mhz);
 
