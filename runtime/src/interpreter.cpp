@@ -6,9 +6,9 @@
 #include <utility>
 #include <vector>
 
-#include "flatbuffer_vectors.h"
 #include "hilsim/errors.h"
 #include "hilsim/rt/kernels/conv_layer.h"
+#include "hilsim/schema/flatbuffer_vectors.h"
 
 namespace hilsim::rt {
 namespace {
@@ -27,7 +27,7 @@ QuantParams readQuant(const tflite::Tensor& t) {
   QuantParams q;
   if (const tflite::QuantizationParameters* p = t.quantization()) {
     if (p->scale()) q.scale.assign(p->scale()->begin(), p->scale()->end());
-    q.zero_point = copyScalars(p->zero_point());
+    q.zero_point = schema::copyScalars(p->zero_point());
     q.quantized_dimension = p->quantized_dimension();
   }
   return q;

@@ -1,4 +1,4 @@
-#include "hilsim/rt/plan/predict.h"
+#include "hilsim/planner/predict.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,9 +6,9 @@
 #include "hilsim/drv/driver.h"
 #include "hilsim/drv/regs.h"
 #include "hilsim/errors.h"
-#include "hilsim/rt/plan/conv_plan.h"
+#include "hilsim/planner/conv_plan.h"
 
-namespace hilsim::rt::plan {
+namespace hilsim::planner {
 namespace {
 
 uint64_t toHost(uint64_t cycles, double mhz, const timing::Clocks& clocks) {
@@ -187,4 +187,4 @@ std::optional<uint64_t> convBreakEvenMacs(const ConvGeometry& geo, const Hardwar
   return member(hi).macs();
 }
 
-}  // namespace hilsim::rt::plan
+}  // namespace hilsim::planner

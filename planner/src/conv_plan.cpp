@@ -1,4 +1,4 @@
-#include "hilsim/rt/plan/conv_plan.h"
+#include "hilsim/planner/conv_plan.h"
 
 #include <algorithm>
 #include <limits>
@@ -7,9 +7,9 @@
 
 #include "hilsim/drv/regs.h"
 #include "hilsim/errors.h"
-#include "hilsim/rt/plan/predict.h"
+#include "hilsim/planner/predict.h"
 
-namespace hilsim::rt::plan {
+namespace hilsim::planner {
 namespace {
 
 constexpr uint64_t kField16 = std::numeric_limits<uint16_t>::max();  // the descriptor's fields
@@ -374,4 +374,4 @@ double inputReadFactor(const Plan& plan) {
   return static_cast<double>(bytes) / static_cast<double>(g.inputBytes());
 }
 
-}  // namespace hilsim::rt::plan
+}  // namespace hilsim::planner

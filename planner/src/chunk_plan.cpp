@@ -1,12 +1,12 @@
-#include "hilsim/rt/plan/chunk_plan.h"
+#include "hilsim/planner/chunk_plan.h"
 
 #include <algorithm>
 #include <set>
 
 #include "hilsim/errors.h"
-#include "hilsim/rt/plan/conv_plan.h"
+#include "hilsim/planner/conv_plan.h"
 
-namespace hilsim::rt::plan {
+namespace hilsim::planner {
 namespace {
 
 uint64_t alignUp(uint64_t v, uint64_t a) {
@@ -175,4 +175,4 @@ std::string validatePlan(const Plan& plan, const GemmShape& shape) {
   return "";
 }
 
-}  // namespace hilsim::rt::plan
+}  // namespace hilsim::planner
