@@ -402,7 +402,7 @@ void Interpreter::invoke() {
     rec.path = ExecPath::kRef;
     if (options_.profiler) options_.profiler->beginLayer(invocations_, node.index);
     rec.start_cycle = clock_->now();
-    const std::optional<FlashCounts> flash_before =
+    const std::optional<iss::FlashStats> flash_before =
         options_.cpu_target ? options_.cpu_target->flashCounts() : std::nullopt;
     try {
       kernels_[n]->invoke(ctx, node);
@@ -415,7 +415,7 @@ void Interpreter::invoke() {
       rec.ref_cycles_source = RefCyclesSource::kExecuted;
     }
     if (flash_before) {
-      const FlashCounts used = *options_.cpu_target->flashCounts() - *flash_before;
+      const iss::FlashStats used = *options_.cpu_target->flashCounts() - *flash_before;
       if (ctx.ranOnTarget() || used.line_reads + used.icache_hits + used.dcache_hits != 0)
         rec.flash = used;
     }

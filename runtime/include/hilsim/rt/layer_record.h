@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "hilsim/iss/flash.h"
 #include "hilsim/planner/types.h"
 #include "hilsim/rt/tensor.h"
 
@@ -35,20 +36,6 @@ struct ConvShape {
   GemmShape gemm;
 };
 
-// What the host MCU's flash memory system did (cpu.model iss; iss/README.md, "Flash memory
-// system"): lines read from the flash array, and cache hits and misses by line.
-struct FlashCounts {
-  uint64_t line_reads = 0;
-  uint64_t icache_hits = 0;
-  uint64_t icache_misses = 0;
-  uint64_t dcache_hits = 0;
-  uint64_t dcache_misses = 0;
-  FlashCounts operator-(const FlashCounts& o) const {
-    return {line_reads - o.line_reads, icache_hits - o.icache_hits, icache_misses - o.icache_misses,
-            dcache_hits - o.dcache_hits, dcache_misses - o.dcache_misses};
-  }
-};
-
 struct LayerRecord {
   uint32_t invocation = 0;
   int index = -1;
@@ -75,7 +62,7 @@ struct LayerRecord {
   std::optional<uint64_t> break_even_macs;
   // The flash memory system's counts while the layer ran, where the instruction-set simulator
   // ran it (its reference kernel or the driver's job path).
-  std::optional<FlashCounts> flash;
+  std::optional<iss::FlashStats> flash;
 };
 
 }  // namespace hilsim::rt
