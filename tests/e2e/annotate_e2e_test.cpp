@@ -343,13 +343,12 @@ TEST_F(PlanCpu, PlanWithoutCpuRecordIsReplannedWithOneWarning) {
   size_t stripped = 0;
   for (auto& op : m->subgraphs[0]->operators) {
     if (op->custom_options.empty()) continue;
-    std::unique_ptr<planner::ChunkPlanT> p(
-        planner::GetChunkPlan(op->custom_options.data())->UnPack());
+    std::unique_ptr<plan::ChunkPlanT> p(plan::GetChunkPlan(op->custom_options.data())->UnPack());
     ASSERT_TRUE(p->cpu) << "annotate records the CPU";
     EXPECT_EQ(p->cpu->preset, "cortex-m55");
     p->cpu.reset();
     flatbuffers::FlatBufferBuilder b;
-    b.Finish(planner::ChunkPlan::Pack(b, p.get()), "HSCP");
+    b.Finish(plan::ChunkPlan::Pack(b, p.get()), "HSCP");
     op->custom_options.assign(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
     ++stripped;
   }

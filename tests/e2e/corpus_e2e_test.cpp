@@ -33,13 +33,13 @@ std::vector<uint8_t> pack(const tflite::ModelT& m) {
 
 // Rewrites the chunk plan of operator `op` of an annotated model.
 std::vector<uint8_t> mutatePlan(const std::vector<uint8_t>& model, size_t op,
-                                const std::function<void(planner::ChunkPlanT&)>& fn) {
+                                const std::function<void(plan::ChunkPlanT&)>& fn) {
   auto m = unpack(model);
   std::vector<uint8_t>& co = m->subgraphs[0]->operators[op]->custom_options;
-  std::unique_ptr<planner::ChunkPlanT> p(planner::GetChunkPlan(co.data())->UnPack());
+  std::unique_ptr<plan::ChunkPlanT> p(plan::GetChunkPlan(co.data())->UnPack());
   fn(*p);
   flatbuffers::FlatBufferBuilder b;
-  b.Finish(planner::ChunkPlan::Pack(b, p.get()), "HSCP");
+  b.Finish(plan::ChunkPlan::Pack(b, p.get()), "HSCP");
   co.assign(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
   return pack(*m);
 }
@@ -137,23 +137,22 @@ TEST_F(Corpus, EveryBadInputExitsTwoWithOneLine) {
   modelCase("plan with a wrong identifier", pack(*m),
             "operator 0 (FULLY_CONNECTED): custom_options");
   modelCase("plan of version 3",
-            mutatePlan(annotated_, 0, [](planner::ChunkPlanT& p) { p.version = 3; }),
+            mutatePlan(annotated_, 0, [](plan::ChunkPlanT& p) { p.version = 3; }),
             "chunk plan version 3 is not supported");
   modelCase("plan with overlapping chunks",
-            mutatePlan(annotated_, 0, [](planner::ChunkPlanT& p) { p.chunks[1]->n_begin -= 1; }),
+            mutatePlan(annotated_, 0, [](plan::ChunkPlanT& p) { p.chunks[1]->n_begin -= 1; }),
             "overlaps the previous chunk");
   modelCase("plan with a missing chunk",
-            mutatePlan(annotated_, 0, [](planner::ChunkPlanT& p) { p.chunks.pop_back(); }),
+            mutatePlan(annotated_, 0, [](plan::ChunkPlanT& p) { p.chunks.pop_back(); }),
             "are in no chunk");
-  modelCase(
-      "plan with offsets beyond SRAM",
-      mutatePlan(annotated_, 0,
-                 [](planner::ChunkPlanT& p) { p.chunks[0]->sram_output_offset = 1ull << 40; }),
-      "lies beyond");
+  modelCase("plan with offsets beyond SRAM",
+            mutatePlan(annotated_, 0,
+                       [](plan::ChunkPlanT& p) { p.chunks[0]->sram_output_offset = 1ull << 40; }),
+            "lies beyond");
   modelCase("plan for another layer shape",
             mutatePlan(annotated_, 1,
-                       [](planner::ChunkPlanT& p) {
-                         p.shape = std::make_unique<planner::LayerShape>(1, 100, 51);
+                       [](plan::ChunkPlanT& p) {
+                         p.shape = std::make_unique<plan::LayerShape>(1, 100, 51);
                        }),
             "plan is for a 1x100->51 layer, the operator is 1x100->50");
   m = unpack(annotated_);
@@ -176,38 +175,37 @@ TEST_F(Corpus, EveryBadInputExitsTwoWithOneLine) {
   m->subgraphs[0]->operators[2]->custom_options.resize(24);
   convCase("truncated conv plan", pack(*m), "operator 2 (CONV_2D): chunk plan is corrupt");
   convCase("conv plan of version 1",
-           mutatePlan(cnn_annotated_, 2, [](planner::ChunkPlanT& p) { p.version = 1; }),
+           mutatePlan(cnn_annotated_, 2, [](plan::ChunkPlanT& p) { p.version = 1; }),
            "operator 2 (CONV_2D): chunk plan version 1 is for FULLY_CONNECTED layers only");
-  convCase("conv plan of another kind",
-           mutatePlan(cnn_annotated_, 0,
-                      [](planner::ChunkPlanT& p) { p.kind = planner::PlanKind::CONV_2D; }),
-           "operator 0 (DEPTHWISE_CONV_2D): chunk plan is inconsistent: plan is for a CONV_2D "
-           "layer, the operator is DEPTHWISE_CONV_2D");
+  convCase(
+      "conv plan of another kind",
+      mutatePlan(cnn_annotated_, 0, [](plan::ChunkPlanT& p) { p.kind = plan::PlanKind::CONV_2D; }),
+      "operator 0 (DEPTHWISE_CONV_2D): chunk plan is inconsistent: plan is for a CONV_2D "
+      "layer, the operator is DEPTHWISE_CONV_2D");
   convCase("conv plan for another layer shape",
-           mutatePlan(cnn_annotated_, 2, [](planner::ChunkPlanT& p) { p.conv->in_h = 50; }),
+           mutatePlan(cnn_annotated_, 2, [](plan::ChunkPlanT& p) { p.conv->in_h = 50; }),
            "convolution, the operator is 1x48x48x8");
   convCase("conv plan without its geometry",
-           mutatePlan(cnn_annotated_, 2, [](planner::ChunkPlanT& p) { p.conv.reset(); }),
+           mutatePlan(cnn_annotated_, 2, [](plan::ChunkPlanT& p) { p.conv.reset(); }),
            "operator 2 (CONV_2D): convolution plan lacks its geometry");
   convCase("conv plan with overlapping chunks",
-           mutatePlan(cnn_annotated_, 2, [](planner::ChunkPlanT& p) { p.chunks[1]->m_begin -= 1; }),
+           mutatePlan(cnn_annotated_, 2, [](plan::ChunkPlanT& p) { p.chunks[1]->m_begin -= 1; }),
            "overlap");
   convCase("conv plan with a missing chunk",
-           mutatePlan(cnn_annotated_, 2, [](planner::ChunkPlanT& p) { p.chunks.pop_back(); }),
+           mutatePlan(cnn_annotated_, 2, [](plan::ChunkPlanT& p) { p.chunks.pop_back(); }),
            "in no chunk");
-  convCase(
-      "conv plan whose bands do not cover its rows",
-      mutatePlan(cnn_annotated_, 2, [](planner::ChunkPlanT& p) { p.chunks[0]->num_bands += 1; }),
-      "bands of");
+  convCase("conv plan whose bands do not cover its rows",
+           mutatePlan(cnn_annotated_, 2, [](plan::ChunkPlanT& p) { p.chunks[0]->num_bands += 1; }),
+           "bands of");
   convCase("conv plan with a buffer beyond SRAM",
            mutatePlan(cnn_annotated_, 2,
-                      [](planner::ChunkPlanT& p) {
+                      [](plan::ChunkPlanT& p) {
                         p.chunks[0]->sram_output_offset = 1ull << 40;
                         p.chunks[0]->sram_output_buffers[0] = 1ull << 40;
                       }),
            "lies beyond");
   convCase("conv plan on a core the hardware lacks",
-           mutatePlan(cnn_annotated_, 2, [](planner::ChunkPlanT& p) { p.chunks[0]->core = 9; }),
+           mutatePlan(cnn_annotated_, 2, [](plan::ChunkPlanT& p) { p.chunks[0]->core = 9; }),
            "chunk for core 9 on 4-core hardware");
   // Bad configs and --set values.
   auto configCase = [&](std::string name, std::string text, std::string fragment) {
