@@ -29,13 +29,21 @@ constexpr FlashOptions kFe310Icache{32, false, 512, 2, 0, 1, false};
 // to flash (nRF5340 PS, "CACHE"); no prefetch is documented.
 constexpr FlashOptions kNrf5340Cache{16, false, 512, 2, 0, 1, true};
 
-// A board preset: its core's row under the board's name, with the board's memories.
-CoreInfo board(CoreInfo core, const char* preset, uint32_t flash_wait_states,
-               const FlashOptions& flash) {
+// A board preset: its core's row under the board's name; withWaitStates and withFlash state where
+// the board's memories differ from its core's typical part.
+CoreInfo board(CoreInfo core, const char* preset) {
   core.preset = preset;
-  core.flash_wait_states = flash_wait_states;
-  core.flash = flash;
   return core;
+}
+
+CoreInfo withWaitStates(CoreInfo info, uint32_t flash_wait_states) {
+  info.flash_wait_states = flash_wait_states;
+  return info;
+}
+
+CoreInfo withFlash(CoreInfo info, const FlashOptions& flash) {
+  info.flash = flash;
+  return info;
 }
 
 const std::vector<CoreInfo>& table() {
@@ -81,8 +89,10 @@ const std::vector<CoreInfo>& table() {
                       0,
                       0,
                       kFe310Icache};
-    // The core presets first: coreInfo(core) is a core's first row. Board presets (clock in
-    // timing/src/cpu_presets.cpp; sources in configs/README.md, "Board presets"):
+    // The core presets first: coreInfo(core) is a core's first row. Board presets, each its
+    // core's row with only what differs (clock in timing/src/cpu_presets.cpp; sources in
+    // configs/README.md, "Board presets"); the STM32L4R5 is the cortex-m4f row's own part, the
+    // nRF5340 runs at the cortex-m33 row's 3 wait states with its own cache:
     // STM32G0B1 at 64 MHz: 2 wait states (RM0444, range 1 above 48 MHz); STM32L4R5 at 120 MHz: 5
     // (RM0432, range 1 boost); nRF5340 application core at 128 MHz: 3 (estimate, see
     // configs/README.md); STM32U575 at 160 MHz: 4 (RM0456, range 1 above 128 MHz); FE310-G002 at
@@ -93,11 +103,11 @@ const std::vector<CoreInfo>& table() {
         m4f,
         m33,
         rv,
-        board(m0plus, "stm32g0b1", 2, kStm32g0Flash),
-        board(m4f, "stm32l4r5", 5, kStm32l4Art),
-        board(m33, "nrf5340", 3, kNrf5340Cache),
-        board(m33, "stm32u575", 4, kStm32u5Icache),
-        board(rv, "fe310", 336, kFe310Icache),
+        withWaitStates(board(m0plus, "stm32g0b1"), 2),
+        board(m4f, "stm32l4r5"),
+        withFlash(board(m33, "nrf5340"), kNrf5340Cache),
+        withWaitStates(board(m33, "stm32u575"), 4),
+        withWaitStates(board(rv, "fe310"), 336),
     };
   }();
   return rows;

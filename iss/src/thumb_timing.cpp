@@ -1,7 +1,7 @@
-// Thumb blocks on Cortex-M0+ (TRM DDI0484C, Table 3.1) and Cortex-M4 (TRM DDI0439B, Table 3-1,
-// section 3.3.2 "Load/store timings", and Table 7-1 for the FPU); Cortex-M33 uses the Cortex-M4
-// table (its TRM publishes none). Capstone decodes each instruction; the cycles follow the
-// instruction's class.
+// Thumb blocks on Cortex-M0+ (TRM DDI0484C, Table 3.1), Cortex-M4 (TRM DDI0439B, Table 3-1,
+// section 3.3.2 "Load/store timings", and Table 7-1 for the FPU) and Cortex-M33 (the Cortex-M4's
+// rules with the differences of its own pipeline, ThumbRules below; iss/README.md). Capstone
+// decodes each instruction; the cycles follow the instruction's class.
 
 #include <capstone/capstone.h>
 
@@ -13,6 +13,49 @@ namespace hilsim::iss {
 namespace {
 
 constexpr int kPc = 15;
+constexpr uint32_t kFlags = 1u << 16;  // the condition flags in the register masks
+
+// The timing rules of a Cortex-M core with the Armv7-M/Armv8-M Mainline pipeline: one row per
+// core. The Cortex-M33's row is the Cortex-M4's with only the differences its pipeline makes.
+struct ThumbRules {
+  // A single LDR/STR (and VLDR/VSTR) before pipelining.
+  uint32_t single_load_store_cycles;
+  // Cortex-M4: a single load or store after a single load whose result does not form its address
+  // takes a cycle less (TRM 3.3.2).
+  bool loads_pipeline;
+  // Cortex-M4: an address formed by the previous data-processing instruction waits a cycle (no
+  // forwarding path, TRM 3.3.2).
+  bool address_interlock;
+  // Cortex-M33: an instruction that reads the register the previous single load wrote waits a
+  // cycle (the load's data arrives in the stage after the one that reads operands).
+  bool load_use_stall;
+  // Refill after a taken branch whose target is an immediate / a register (BX, BLX, MOV PC).
+  // Branches whose target comes from memory (POP {PC}, LDR PC, TBB) refill in 2.
+  uint32_t immediate_branch_refill;
+  uint32_t register_branch_refill;
+  // Cortex-M33: two neighbouring 16-bit instructions issue in one cycle (see dualIssues).
+  bool dual_issue;
+};
+
+// Cortex-M4 (TRM DDI0439B, Table 3-1 and section 3.3.2).
+constexpr ThumbRules kCortexM4Rules{2, true, true, false, 1, 2, false};
+
+// Cortex-M33 (Arm's description of the pipeline: 16-bit Thumb instructions are pre-decoded in the
+// fetch stage; the second stage decodes, runs the ALU and the shifter, resolves every branch and
+// starts load/store address generation; a third stage holds SIMD, MAC, divide and 32 x 32
+// multiply; pairs of 16-bit instructions and branches dual-issue). Everything else, including
+// multiply, MAC (single-cycle) and divide (2..12), is the Cortex-M4's.
+constexpr ThumbRules cortexM33Rules() {
+  ThumbRules r = kCortexM4Rules;
+  r.single_load_store_cycles = 1;  // the address is formed a stage earlier than on Cortex-M4
+  r.loads_pipeline = false;        // nothing left to overlap
+  r.address_interlock = false;     // the address generator sits beside the ALU that formed it
+  r.load_use_stall = true;
+  r.register_branch_refill = 1;  // register targets resolve in the same stage as immediates
+  r.dual_issue = true;
+  return r;
+}
+constexpr ThumbRules kCortexM33Rules = cortexM33Rules();
 
 int coreRegister(unsigned reg) {
   if (reg >= ARM_REG_R0 && reg <= ARM_REG_R12) return int(reg - ARM_REG_R0);
@@ -124,7 +167,11 @@ struct Facts {
   bool conditional = false;
   uint32_t list_registers = 0;  // registers transferred by a multiple load/store
   uint32_t address_regs = 0;    // mask of the base and index registers
-  uint32_t written_regs = 0;    // mask of the core registers written
+  uint32_t written_regs = 0;    // mask of the core registers written (and kFlags)
+  uint32_t read_regs = 0;       // mask of the core registers read (and kFlags)
+  uint8_t size_bytes = 4;       // 2 for a 16-bit encoding
+  bool plain = true;            // unconditional and not IT
+  uint32_t loaded_regs = 0;     // the destination of a single load
   bool pc_relative = false;     // a load from a literal pool (flash)
   MemoryOperand memory;
 };
@@ -138,11 +185,20 @@ Facts examine(csh handle, const cs_insn& insn) {
 
   cs_regs read_regs, write_regs;
   uint8_t read_count = 0, write_count = 0;
-  if (cs_regs_access(handle, &insn, read_regs, &read_count, write_regs, &write_count) == CS_ERR_OK)
-    for (uint8_t i = 0; i < write_count; ++i) {
-      const int r = coreRegister(write_regs[i]);
-      if (r >= 0) f.written_regs |= 1u << r;
-    }
+  const auto mask = [](uint16_t reg) -> uint32_t {
+    if (reg == ARM_REG_CPSR || reg == ARM_REG_APSR || reg == ARM_REG_APSR_NZCV) return kFlags;
+    const int r = coreRegister(reg);
+    return r >= 0 ? 1u << r : 0;
+  };
+  f.size_bytes = uint8_t(insn.size);
+  if (cs_regs_access(handle, &insn, read_regs, &read_count, write_regs, &write_count) ==
+      CS_ERR_OK) {
+    for (uint8_t i = 0; i < write_count; ++i) f.written_regs |= mask(write_regs[i]);
+    for (uint8_t i = 0; i < read_count; ++i) f.read_regs |= mask(read_regs[i]);
+  }
+  // Capstone leaves the flags out of some instructions' accesses (MOVS writes, B<c> reads).
+  if (arm.update_flags) f.written_regs |= kFlags;
+  if (arm.cc != ARM_CC_AL && arm.cc != ARM_CC_INVALID) f.read_regs |= kFlags;
 
   bool after_memory = false;
   for (uint8_t i = 0; i < arm.op_count; ++i) {
@@ -215,7 +271,30 @@ Facts examine(csh handle, const cs_insn& insn) {
     default:
       break;
   }
+  f.plain = (arm.cc == ARM_CC_AL || arm.cc == ARM_CC_INVALID) && id != ARM_INS_IT;
+  if (f.cls == Class::kLoadStore && isLoadSingle(id) && arm.op_count > 0 &&
+      arm.operands[0].type == ARM_OP_REG) {
+    const int r = coreRegister(arm.operands[0].reg);
+    if (r >= 0) f.loaded_regs = 1u << r;
+  }
   return f;
+}
+
+// Cortex-M33 dual issue: a 16-bit single-cycle data-processing instruction issues together with
+// the 16-bit instruction after it when that one is also a single-cycle data-processing
+// instruction or a branch with an immediate target, and it reads no register (nor flag) the first
+// writes nor writes a register the first writes. Multiplies (third stage), loads and stores,
+// instructions writing the PC and conditional (IT block) instructions issue alone.
+bool singleCycleNarrow(unsigned id, const Facts& f) {
+  return f.size_bytes == 2 && f.cls == Class::kAlu && !f.writes_pc && f.plain && id != ARM_INS_MUL;
+}
+
+bool dualIssues(unsigned first_id, const Facts& first, unsigned second_id, const Facts& second) {
+  if (!singleCycleNarrow(first_id, first) || second.size_bytes != 2) return false;
+  const bool branch = second.target_immediate && !second.is_bl;
+  if (!branch && !singleCycleNarrow(second_id, second)) return false;
+  return (first.written_regs & second.read_regs) == 0 &&
+         (first.written_regs & second.written_regs & ~kFlags) == 0;
 }
 
 }  // namespace
@@ -251,9 +330,14 @@ BlockTiming ThumbTiming::analyze(uint32_t start, const uint8_t* code, uint32_t b
   // second fetch. (Flash wait states are the flash memory system's: flash_system.h.)
   if (!m0plus && count > 0 && insns[0].size == 4 && (start & 2) != 0) b.nonseq_entry_cycles = 1;
 
+  const ThumbRules& rules = params_.core == Core::kCortexM33 ? kCortexM33Rules : kCortexM4Rules;
   bool prev_load = false;       // the previous instruction was a pipelinable single load
   bool prev_data_proc = false;  // ... was a data-processing instruction
   uint32_t prev_written = 0;
+  uint32_t prev_loaded = 0;  // ... the register a single load just wrote
+  Facts prev_facts;
+  unsigned prev_id = ARM_INS_INVALID;
+  bool pair_open = false;  // the previous instruction issued alone and may take a partner
   uint32_t decoded_bytes = 0;
   for (size_t i = 0; i < count; ++i) {
     const cs_insn& insn = insns[i];
@@ -281,11 +365,14 @@ BlockTiming ThumbTiming::analyze(uint32_t start, const uint8_t* code, uint32_t b
       case Class::kLoadStore:
         cycles = 2 + access_wait;
         if (!m0plus) {
+          cycles = rules.single_load_store_cycles + access_wait;
           // Neighbouring single loads and stores pipeline: one cycle off when the previous single
           // load's results do not form this address. An address formed by the previous
           // data-processing instruction waits a cycle (no forwarding path).
-          if (prev_load && (prev_written & f.address_regs) == 0) cycles -= 1;
-          if (prev_data_proc && (prev_written & f.address_regs) != 0) cycles += 1;
+          if (rules.loads_pipeline && prev_load && (prev_written & f.address_regs) == 0)
+            cycles -= 1;
+          if (rules.address_interlock && prev_data_proc && (prev_written & f.address_regs) != 0)
+            cycles += 1;
           load_now = (isLoadSingle(insn.id) || isExclusiveStore(insn.id)) && !f.writes_pc;
         }
         break;
@@ -329,20 +416,37 @@ BlockTiming ThumbTiming::analyze(uint32_t start, const uint8_t* code, uint32_t b
       case Class::kAlu:
         break;
     }
+    if (!m0plus && rules.load_use_stall && (prev_loaded & f.read_regs) != 0) cycles += 1;
+    if (!m0plus && rules.dual_issue) {
+      // The second of a dual-issued pair costs nothing; a pair is never split across blocks.
+      if (pair_open && dualIssues(prev_id, prev_facts, insn.id, f)) {
+        cycles = 0;
+        pair_open = false;
+      } else {
+        pair_open = singleCycleNarrow(insn.id, f);
+      }
+    }
     b.base_cycles += cycles;
     prev_load = load_now;
     prev_data_proc = f.cls == Class::kAlu && !f.writes_pc;
     prev_written = f.written_regs;
+    prev_loaded = load_now ? f.loaded_regs : 0;
+    prev_facts = f;
+    prev_id = insn.id;
 
     if (i + 1 == count && f.writes_pc) {
       // The pipeline refill of a taken branch. Cortex-M0+: B, B<c>, BX, BLX, MOV/ADD PC take
-      // 2 cycles taken, BL 3, POP {..., PC} 3 + N. Cortex-M4/M33: 1 + P, with P = 1 when the
-      // target is an immediate the core fetches early and 2 when it comes from a register or
-      // memory (a misaligned 32-bit target adds 1 at the target block).
+      // 2 cycles taken, BL 3, POP {..., PC} 3 + N. Cortex-M4/M33: 1 + P, with P the row's
+      // refill for an immediate or register target and 2 when the target comes from memory (a
+      // misaligned 32-bit target adds 1 at the target block).
       if (m0plus)
         b.taken_cycles = (f.is_bl || f.cls == Class::kMultiple) ? 2 : 1;
+      else if (f.target_immediate)
+        b.taken_cycles = rules.immediate_branch_refill;
+      else if (f.cls == Class::kAlu)
+        b.taken_cycles = rules.register_branch_refill;
       else
-        b.taken_cycles = f.target_immediate ? 1 : 2;
+        b.taken_cycles = 2;
       if (!f.conditional) b.fallthrough = kNoFallthrough;
     }
   }

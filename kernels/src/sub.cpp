@@ -10,13 +10,8 @@ int32_t wrapSub(int32_t a, int32_t b) {
 template <typename T>
 void subQuantized(const QuantizedAddParams& p, const BroadcastLoops& loops, const T* input1,
                   const T* input2, T* output) {
-  broadcastBinary(loops, input1, input2, output, [&p](T a, T b) {
-    const int32_t scaled1 =
-        scaleAddend(a, p.input1_offset, p.left_shift, p.input1_multiplier, p.input1_shift);
-    const int32_t scaled2 =
-        scaleAddend(b, p.input2_offset, p.left_shift, p.input2_multiplier, p.input2_shift);
-    return static_cast<T>(requantizeAddResult(p, wrapSub(scaled1, scaled2)));
-  });
+  addSubQuantized(p, loops, input1, input2, output,
+                  [](int32_t x, int32_t y) { return wrapSub(x, y); });
 }
 
 }  // namespace

@@ -59,32 +59,35 @@ OpCycles cyclesByOp(const JsonDoc& report) {
 //   hilsim run --model ../shared/models/person_detect.tflite --mode ref --set cpu.preset=P
 //     --set cpu.flash_wait_states=0 --set cpu.sram_wait_states=0
 // (the table's "summary by op type") when a kernel's structure changes on purpose.
+// AVERAGE_POOL_2D is one 3x3 window over 3x3x256: 256 outputs, each in TFLite Micro's order (the
+// window clamped per channel, nine taps each read through Offset(), the rounded division, the
+// output written through Offset()): 221 cycles per output on cortex-m4f.
 const std::map<std::string, OpCycles>& expectedCycles() {
   static const std::map<std::string, OpCycles> table = {
       {"cortex-m0plus",
        {{"CONV_2D", 109'921'447},
         {"DEPTHWISE_CONV_2D", 85'826'170},
-        {"AVERAGE_POOL_2D", 65'883},
+        {"AVERAGE_POOL_2D", 133'562},
         {"SOFTMAX", 5'581},
         {"RESHAPE", 170}}},
       {"cortex-m4f",
        {{"CONV_2D", 77'166'878},
         {"DEPTHWISE_CONV_2D", 56'058'818},
-        {"AVERAGE_POOL_2D", 39'074},
+        {"AVERAGE_POOL_2D", 56'695},
         {"SOFTMAX", 1'706},
         {"RESHAPE", 124}}},
       {"cortex-m33",
-       {{"CONV_2D", 77'541'683},
-        {"DEPTHWISE_CONV_2D", 57'126'894},
-        {"AVERAGE_POOL_2D", 37'383},
-        {"SOFTMAX", 1'737},
-        {"RESHAPE", 128}}},
+       {{"CONV_2D", 62'311'947},
+        {"DEPTHWISE_CONV_2D", 46'813'317},
+        {"AVERAGE_POOL_2D", 41'729},
+        {"SOFTMAX", 1'588},
+        {"RESHAPE", 99}}},
       {"rv32im",
        {{"CONV_2D", 86'138'955},
         {"DEPTHWISE_CONV_2D", 34'141'323},
-        {"AVERAGE_POOL_2D", 27'490},
-        {"SOFTMAX", 2'023},
-        {"RESHAPE", 98}}},
+        {"AVERAGE_POOL_2D", 39'780},
+        {"SOFTMAX", 2'020},
+        {"RESHAPE", 101}}},
   };
   return table;
 }

@@ -1,6 +1,6 @@
 @ Timing probes for Cortex-M4F and Cortex-M33 (ARMv7-M / ARMv8-M Mainline Thumb-2). Each function
 @ is called by `hilsim cpu-run` with the return sentinel in LR; tests/iss/iss_e2e_test.cpp states
-@ the cycles the Cortex-M4 TRM's table implies for each.
+@ the cycles each core's rules (iss/README.md) imply for each.
     .syntax unified
     .thumb
     .text
@@ -123,6 +123,32 @@ func signed_divide
 func count_down
 1:  subs r0, r0, #1
     bne 1b
+    bx lr
+
+@ Neighbouring 16-bit data-processing instructions, independent or not, and a 32-bit one.
+func dual_issue_pairs
+    adds r0, r0, #1
+    movs r2, #3
+    adds r1, r1, #2
+    subs r3, r2, #1
+    add.w r0, r0, r1
+    adds r0, r0, r2
+    adds r0, r0, r3
+    bx lr
+
+@ A 16-bit instruction followed by a 16-bit branch with an immediate target.
+func narrow_then_branch
+    movs r0, #5
+    b.n 1f
+    nop
+1:  bx lr
+
+@ r0 = the SRAM table: a load's result used by the next instruction, then one that is not.
+func load_use
+    ldr r1, [r0]
+    adds r1, r1, #1
+    ldr r2, [r0, #4]
+    adds r3, r3, #1
     bx lr
 
 @ Three byte reads from the model flash.

@@ -572,6 +572,34 @@ TEST(Cpu, PresetLookup) {
   EXPECT_EQ(u575->flash_wait_states, 4u);
   EXPECT_EQ(u575->exception_entry_cycles, coreInfo(Core::kCortexM33).exception_entry_cycles);
   EXPECT_EQ(presetInfo("cortex-m7"), nullptr);
+  // Each board's memories: its wait states and flash memory system (line bytes, prefetch,
+  // instruction cache lines, data cache lines, data through the instruction cache).
+  struct Memories {
+    const char* preset;
+    uint32_t wait_states, line_bytes;
+    bool prefetch;
+    uint32_t icache_lines, dcache_lines;
+    bool data_through_icache;
+  };
+  for (const Memories& m : {Memories{"stm32g0b1", 2, 8, true, 2, 0, false},
+                            Memories{"stm32l4r5", 5, 8, false, 128, 32, false},
+                            Memories{"nrf5340", 3, 16, false, 512, 0, true},
+                            Memories{"stm32u575", 4, 16, true, 512, 0, true},
+                            Memories{"fe310", 336, 32, false, 512, 0, false}}) {
+    SCOPED_TRACE(m.preset);
+    const CoreInfo* info = presetInfo(m.preset);
+    ASSERT_NE(info, nullptr);
+    EXPECT_EQ(info->flash_wait_states, m.wait_states);
+    EXPECT_EQ(info->flash.line_bytes, m.line_bytes);
+    EXPECT_EQ(info->flash.prefetch, m.prefetch);
+    EXPECT_EQ(info->flash.icache_lines, m.icache_lines);
+    EXPECT_EQ(info->flash.dcache_lines, m.dcache_lines);
+    EXPECT_EQ(info->flash.data_through_icache, m.data_through_icache);
+    const CoreInfo& core = coreInfo(info->core);
+    EXPECT_EQ(info->exception_entry_cycles, core.exception_entry_cycles);
+    EXPECT_EQ(info->exception_exit_cycles, core.exception_exit_cycles);
+    EXPECT_EQ(info->sram_wait_states, core.sram_wait_states);
+  }
 }
 
 }  // namespace

@@ -6,7 +6,6 @@
 #include "hilsim/kernels/optimized/simd.h"
 
 namespace hilsim::kernels::opt {
-#if HILSIM_OPT_DSP
 namespace {
 
 struct TapRange {
@@ -46,15 +45,25 @@ void forEachWindow(const WindowGeometry& g, const int8_t* input, int8_t* output,
 }
 
 }  // namespace
-#endif
 
 void maxPoolInt8(const PoolParams& p, const int8_t* input, int8_t* output) {
-#if !HILSIM_OPT_DSP
-  // Without the SIMD instructions the reference kernel's loops are the faster ones (measured on
-  // Cortex-M0+ and RV32).
-  kernels::maxPoolInt8(p, input, output);
-#else
   const WindowGeometry g = p.geo;
+#if !HILSIM_OPT_DSP
+  // Every tap updates all channels of the output pixel, walked with strided pointers.
+  const int32_t act_min = p.act_min, act_max = p.act_max;
+  const int32_t channels = g.in_c;
+  const size_t in_row = size_t(g.in_w) * size_t(channels);
+  forEachWindow(g, input, output, [&](const int8_t* first, int32_t rows, int32_t cols, int8_t* y) {
+    for (int32_t c = 0; c < channels; ++c) y[c] = -128;
+    const int8_t* row = first;
+    for (int32_t r = 0; r < rows; ++r, row += in_row) {
+      const int8_t* x = row;
+      for (int32_t t = 0; t < cols; ++t, x += channels)
+        for (int32_t c = 0; c < channels; ++c) y[c] = x[c] > y[c] ? x[c] : y[c];
+    }
+    for (int32_t c = 0; c < channels; ++c) y[c] = clampS8(y[c], act_min, act_max);
+  });
+#else
   const int32_t act_min = p.act_min, act_max = p.act_max;
   const int32_t channels = g.in_c;
   const size_t in_row = size_t(g.in_w) * size_t(channels);
@@ -79,10 +88,25 @@ void maxPoolInt8(const PoolParams& p, const int8_t* input, int8_t* output) {
 }
 
 void averagePoolInt8(const PoolParams& p, const int8_t* input, int32_t* acc, int8_t* output) {
-#if !HILSIM_OPT_DSP
-  kernels::averagePoolInt8(p, input, acc, output);
-#else
   const WindowGeometry g = p.geo;
+#if !HILSIM_OPT_DSP
+  // The window's sums of all channels in `acc`, every tap adding to each.
+  const int32_t act_min = p.act_min, act_max = p.act_max;
+  const int32_t channels = g.in_c;
+  const size_t in_row = size_t(g.in_w) * size_t(channels);
+  forEachWindow(g, input, output, [&](const int8_t* first, int32_t rows, int32_t cols, int8_t* y) {
+    for (int32_t c = 0; c < channels; ++c) acc[c] = 0;
+    const int8_t* row = first;
+    for (int32_t r = 0; r < rows; ++r, row += in_row) {
+      const int8_t* x = row;
+      for (int32_t t = 0; t < cols; ++t, x += channels)
+        for (int32_t c = 0; c < channels; ++c) acc[c] += x[c];
+    }
+    const int32_t count = rows * cols;
+    for (int32_t c = 0; c < channels; ++c)
+      y[c] = clampS8(roundedAverage(acc[c], count), act_min, act_max);
+  });
+#else
   const int32_t act_min = p.act_min, act_max = p.act_max;
   const int32_t channels = g.in_c;
   const size_t in_row = size_t(g.in_w) * size_t(channels);

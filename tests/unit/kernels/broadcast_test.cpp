@@ -73,11 +73,11 @@ TEST(Broadcast, EmptyOutputsHaveNoLoops) {
   ASSERT_EQ(p.status, BroadcastStatus::kOk);
   EXPECT_EQ(p.shape, (std::vector<int32_t>{2, 0, 3}));
   EXPECT_EQ(p.loops.rank, 0);
-  int8_t out = 42;
-  const int8_t a = 1, b = 2;
-  kernels::broadcastBinary(p.loops, &a, &b, &out,
+  std::vector<int8_t> out(1, 42);
+  const std::vector<int8_t> a(1, 1), b(1, 2);
+  kernels::broadcastBinary(p.loops, a.data(), b.data(), out.data(),
                            [](int8_t x, int8_t y) -> int8_t { return x + y; });
-  EXPECT_EQ(out, 42);
+  EXPECT_EQ(out[0], 42);
 }
 
 TEST(Broadcast, Errors) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "hilsim/kernels/broadcast.h"
 #include "hilsim/kernels/quant_math.h"
 
 namespace hilsim::kernels {
@@ -61,18 +62,42 @@ inline T clampActivation(T x, T lo, T hi) {
   return std::min(std::max(x, lo), hi);
 }
 
-// An ADD/SUB operand on the common scale: ((value + offset) << left_shift) * multiplier.
-inline int32_t scaleAddend(int32_t value, int32_t offset, int32_t left_shift, int32_t multiplier,
-                           int32_t shift) {
-  const uint32_t centered = static_cast<uint32_t>(wrapAdd(value, offset));
-  const int32_t shifted = static_cast<int32_t>(centered << left_shift);
-  return multiplyByQuantizedMultiplier(shifted, multiplier, shift);
+// TFLite Micro's quantized ADD / SUB element (AddFunc, SubElementwise): both inputs centred and
+// shifted left, scaled onto the common scale, combined (`combine`: the wrapping sum or
+// difference); the result scaled to the output, offset and clamped. Every rescaling is by a factor
+// below one (MultiplyByQuantizedMultiplierSmallerThanOneExp). Inlined into the loop, as TFLite
+// Micro's element function is once its loop template is instantiated.
+template <typename T, typename Combine>
+[[gnu::always_inline]] inline T addSubElement(T x, T y, const QuantizedAddParams& p,
+                                              Combine combine) {
+  const uint32_t input1_val = static_cast<uint32_t>(wrapAdd(p.input1_offset, x));
+  const uint32_t input2_val = static_cast<uint32_t>(wrapAdd(p.input2_offset, y));
+  const auto shifted_input1_val = static_cast<int32_t>(input1_val << p.left_shift);
+  const auto shifted_input2_val = static_cast<int32_t>(input2_val << p.left_shift);
+  const int32_t scaled_input1_val = multiplyByQuantizedMultiplierSmallerThanOne(
+      shifted_input1_val, p.input1_multiplier, p.input1_shift);
+  const int32_t scaled_input2_val = multiplyByQuantizedMultiplierSmallerThanOne(
+      shifted_input2_val, p.input2_multiplier, p.input2_shift);
+  const int32_t raw = combine(scaled_input1_val, scaled_input2_val);
+  const int32_t raw_output =
+      wrapAdd(multiplyByQuantizedMultiplierSmallerThanOne(raw, p.output_multiplier, p.output_shift),
+              p.output_offset);
+  return static_cast<T>(std::min(p.act_max, std::max(p.act_min, raw_output)));
 }
 
-// An ADD/SUB result on the common scale requantized to the output, clamped.
-inline int32_t requantizeAddResult(const QuantizedAddParams& p, int32_t raw) {
-  const int32_t scaled = multiplyByQuantizedMultiplier(raw, p.output_multiplier, p.output_shift);
-  return std::clamp(wrapAdd(scaled, p.output_offset), p.act_min, p.act_max);
+// Quantized ADD / SUB over broadcast loops: operands of one shape take TFLite Micro's flat loop
+// (one int index for all three arrays, the element inlined), others the broadcast loop nest.
+template <typename T, typename Combine>
+void addSubQuantized(const QuantizedAddParams& p, const BroadcastLoops& loops, const T* input1,
+                     const T* input2, T* output, Combine combine) {
+  if (loops.rank == 1 && loops.stride1[0] == 1 && loops.stride2[0] == 1 &&
+      loops.extent[0] <= INT32_MAX) {
+    const auto size = static_cast<int32_t>(loops.extent[0]);
+    for (int32_t i = 0; i < size; ++i) output[i] = addSubElement(input1[i], input2[i], p, combine);
+    return;
+  }
+  broadcastBinary(loops, input1, input2, output,
+                  [&p, combine](T a, T b) { return addSubElement(a, b, p, combine); });
 }
 
 }  // namespace hilsim::kernels

@@ -27,7 +27,8 @@ void maxPoolInt16(const PoolParams& p, const int16_t* input, int16_t* output);
 void maxPoolFloat32(const PoolParams& p, const float* input, float* output);
 
 // Every window must cover at least one input element (poolWindowsCoverInput). `acc` is scratch
-// for in_c int32 accumulators.
+// for in_c int32 accumulators, used by the optimized library's kernels of the same signature (the
+// reference kernel sums one channel at a time, as TFLite Micro's does).
 void averagePoolInt8(const PoolParams& p, const int8_t* input, int32_t* acc, int8_t* output);
 void averagePoolInt16(const PoolParams& p, const int16_t* input, int32_t* acc, int16_t* output);
 
