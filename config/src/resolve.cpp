@@ -56,8 +56,21 @@ timing::CpuCoefficients presetCoefficients(const RawConfig& raw,
                                            const HardwareConfig& given_values) {
   const CpuConfig& cpu = given_values.cpu;
   try {
-    return timing::cpuPreset(cpu.preset, cpu.kernels);
+    return timing::cpuPreset(cpu.preset, cpu.kernels, cpu.firmware_opt);
   } catch (const ConfigError&) {
+    if (cpu.firmware_opt == FirmwareOpt::kOs && cpu.kernels == timing::KernelLibrary::kOptimized)
+      failRule(
+          "cpu.firmware_opt = 'Os' applies to the reference kernels only: the optimized "
+          "library (cpu.kernels = 'optimized') is built at -O2",
+          {{"cpu.firmware_opt", given(raw.cpu.firmware_opt)},
+           {"cpu.kernels", given(raw.cpu.kernels)}});
+    if (cpu.firmware_opt == FirmwareOpt::kOs)
+      failRule(std::string("cpu.firmware_opt = 'Os' is not available for cpu.preset = '") +
+                   cpu.preset +
+                   "': -Os cost-model coefficients exist for the presets with an "
+                   "instruction-set simulator",
+               {{"cpu.firmware_opt", given(raw.cpu.firmware_opt)},
+                {"cpu.preset", given(raw.cpu.preset)}});
     failRule(std::string("cpu.kernels = '") + toString(cpu.kernels) +
                  "' is not available for cpu.preset = '" + cpu.preset +
                  "': the preset has no cost-model coefficients for that library",
@@ -80,10 +93,9 @@ void resolveCpuModel(const RawConfig& raw, const HardwareConfig& given_values, H
   hw.cpu.sram_wait_states = info ? info->sram_wait_states : 0;
   hw.cpu.flash = info ? info->flash : iss::FlashOptions{};
   if (!raw.cpu.model.value && !iss_possible)
-    hw.cpu.model_note =
-        std::string("note: cpu.model is cost: ") +
-        "cpu.preset '" + cpu.preset + "' has no instruction timing table" +
-        "; reference and driver cycles come from the cost model";
+    hw.cpu.model_note = std::string("note: cpu.model is cost: ") + "cpu.preset '" + cpu.preset +
+                        "' has no instruction timing table" +
+                        "; reference and driver cycles come from the cost model";
   if (raw.cpu.model.value && cpu.model == CpuModel::kIss && !iss_possible) {
     std::string with_iss;
     for (const std::string& p : timing::cpuPresetNames())

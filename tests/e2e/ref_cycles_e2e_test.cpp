@@ -141,5 +141,51 @@ TEST(FirmwareOpt, OsExecutesMoreCyclesForTheSameBytes) {
     EXPECT_GT(os_cycles.at(op), o2_cycles.at(op) * 3 / 2) << op;
 }
 
+// Total reference cycles of person_detect on cortex-m4f at the preset's wait states, from the
+// given CPU model (iss or cost) with the firmware built at `opt`.
+uint64_t personDetectTotal(const std::string& dir, const std::string& model,
+                           const std::string& opt) {
+  const std::string report = dir + "/" + model + "-" + opt + ".json";
+  const RunOutcome r =
+      runHilsim({"run", "--model", sharedDir() + "/models/person_detect.tflite", "--mode", "ref",
+                 "--quiet", "--report", report, "--set", "cpu.preset=cortex-m4f", "--set",
+                 "cpu.model=" + model, "--set", "cpu.firmware_opt=" + opt});
+  EXPECT_EQ(r.exit_code, 0) << r.command << "\n" << r.err;
+  uint64_t total = 0;
+  for (const auto& [op, cycles] : cyclesByOp(readJsonFile(report))) total += cycles;
+  return total;
+}
+
+// The cost model prices the -Os image with coefficients of its own: within 5% of the ISS, where
+// the -O2 coefficients would be several times short.
+TEST(FirmwareOpt, CostModelPricesTheOsImage) {
+  const std::string dir = makeTempDir("firmware-opt-cost");
+  const double iss = double(personDetectTotal(dir, "iss", "Os"));
+  const double cost = double(personDetectTotal(dir, "cost", "Os"));
+  const double cost_o2 = double(personDetectTotal(dir, "cost", "O2"));
+  std::printf("person_detect, cortex-m4f, -Os: ISS %.0f, cost model %.0f (%+.1f%%)\n", iss, cost,
+              100.0 * (cost - iss) / iss);
+  EXPECT_NEAR(cost, iss, 0.05 * iss);
+  EXPECT_GT(cost, 1.5 * cost_o2);
+}
+
+TEST(FirmwareOpt, OsWithoutCoefficientsIsAConfigError) {
+  const RunOutcome optimized =
+      runHilsim({"run", "--model", sharedDir() + "/models/person_detect.tflite", "--mode", "ref",
+                 "--quiet", "--set", "cpu.kernels=optimized", "--set", "cpu.firmware_opt=Os"});
+  EXPECT_EQ(optimized.exit_code, 2);
+  EXPECT_NE(optimized.err.find("the optimized library (cpu.kernels = 'optimized') is built at -O2"),
+            std::string::npos)
+      << optimized.err;
+  const RunOutcome no_iss =
+      runHilsim({"run", "--model", sharedDir() + "/models/person_detect.tflite", "--mode", "ref",
+                 "--quiet", "--set", "cpu.preset=cortex-m7", "--set", "cpu.firmware_opt=Os"});
+  EXPECT_EQ(no_iss.exit_code, 2);
+  EXPECT_NE(no_iss.err.find("cpu.firmware_opt = 'Os' is not available for cpu.preset = "
+                            "'cortex-m7'"),
+            std::string::npos)
+      << no_iss.err;
+}
+
 }  // namespace
 }  // namespace hilsim::test

@@ -7,9 +7,9 @@
 #include <string>
 
 #include "hilsim/base/log.h"
-#include "hilsim/iss/flash.h"
 #include "hilsim/energy/energy_params.h"
 #include "hilsim/energy/technology.h"
+#include "hilsim/iss/flash.h"
 #include "hilsim/timing/bus_scheduler.h"
 #include "hilsim/timing/core_timing.h"
 #include "hilsim/timing/cpu_cost_model.h"
@@ -19,9 +19,8 @@ namespace hilsim::config {
 // The timing model's own enums: the config names their values (toString below).
 using timing::Arbitration;
 using timing::Dataflow;
+using timing::FirmwareOpt;
 enum class WeightMemory : uint8_t { kFlash, kSram, kExternal };
-// The optimization level the ISS firmware image (the reference kernels) is built at.
-enum class FirmwareOpt : uint8_t { kO2, kOs };
 // Where the reference kernels' and the driver's cycles come from: the instruction-set simulator
 // running the firmware, or the cost model's formulas.
 enum class CpuModel : uint8_t { kIss, kCost };

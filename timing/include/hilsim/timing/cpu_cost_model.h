@@ -122,12 +122,17 @@ struct CpuCoefficients {
 // The kernel library the CPU runs: TFLite Micro's reference kernels, or hilsim's optimized int8
 // kernels (kernels/optimized).
 enum class KernelLibrary : uint8_t { kReference, kOptimized };
+// The optimization level the firmware image of the kernels is built at (cpu.firmware_opt): -O2 as
+// TFLite Micro's Makefile builds its kernels, or -Os. The optimized library exists at -O2 only.
+enum class FirmwareOpt : uint8_t { kO2, kOs };
 
 // The CPU presets: names accepted by `cpu.preset`.
 const std::vector<std::string>& cpuPresetNames();
-// Coefficients of a preset for a kernel library. Throws hilsim::ConfigError if the pair does not
-// exist (no optimized-library coefficients for the preset).
-CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library);
+// Coefficients of a preset for a kernel library built at `opt`. Throws hilsim::ConfigError if the
+// combination does not exist (no optimized-library coefficients for the preset; -Os coefficients
+// are calibrated for the reference kernels of the presets with an instruction-set simulator).
+CpuCoefficients cpuPreset(const std::string& preset, KernelLibrary library,
+                          FirmwareOpt opt = FirmwareOpt::kO2);
 // Clock of the preset's typical part, in MHz.
 double cpuPresetClockMhz(const std::string& preset);
 
