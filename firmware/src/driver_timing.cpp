@@ -5,7 +5,6 @@
 #include <utility>
 #include <vector>
 
-#include "hilsim/config/derived.h"
 #include "hilsim/drv/regs.h"
 #include "hilsim/errors.h"
 #include "hilsim/firmware/host_mcu.h"
@@ -29,7 +28,7 @@ class InstantRegisters final : public iss::MmioHandler {
                         (r.fault.empty() ? iss::toString(r.reason) : r.fault) + ")");
 }
 
-DriverPathCycles measure(const config::HardwareConfig& config) {
+planner::DriverPathCycles measure(const config::HardwareConfig& config) {
   rt::CountingClock clock;  // the probe's cycles are read from the ISS, not from a clock
   HostMcu mcu(config.cpu, clock);
   iss::Cpu& cpu = mcu.cpu();
@@ -39,7 +38,7 @@ DriverPathCycles measure(const config::HardwareConfig& config) {
   if (init.reason != iss::StopReason::kReturned) failed("hs_driver_init", init);
   // The job path runs twice and the second run is measured: a model's jobs follow each other,
   // so the flash memory system's caches hold the driver's code as they do on the board.
-  DriverPathCycles out;
+  planner::DriverPathCycles out;
   for (int pass = 0; pass < 2; ++pass) {
     const iss::RunResult submit = cpu.call(mcu.entry("hs_driver_submit"), {0x1000, 0, 1, 0});
     if (submit.reason != iss::StopReason::kReturned) failed("hs_driver_submit", submit);
@@ -58,7 +57,7 @@ DriverPathCycles measure(const config::HardwareConfig& config) {
 
 }  // namespace
 
-DriverPathCycles measureDriverPath(const config::HardwareConfig& config) {
+planner::DriverPathCycles measureDriverPath(const config::HardwareConfig& config) {
   // What the measurement depends on: the image, the core as configured, and the cores the driver
   // initializes.
   struct Key {
@@ -72,7 +71,7 @@ DriverPathCycles measureDriverPath(const config::HardwareConfig& config) {
     }
   };
   static std::mutex mutex;
-  static std::vector<std::pair<Key, DriverPathCycles>> known;
+  static std::vector<std::pair<Key, planner::DriverPathCycles>> known;
   const Key key{config.cpu.preset, config.cpu.firmware_opt, hostCpuOptions(config.cpu),
                 config.accel.num_cores};
   std::lock_guard<std::mutex> lock(mutex);
@@ -80,30 +79,6 @@ DriverPathCycles measureDriverPath(const config::HardwareConfig& config) {
     if (k == key) return cycles;
   known.emplace_back(key, measure(config));
   return known.back().second;
-}
-
-timing::PlatformTiming plannerTiming(const config::HardwareConfig& config) {
-  timing::PlatformTiming t = config::platformTiming(config);
-  if (config.cpu.model != config::CpuModel::kIss) return t;
-  const DriverPathCycles d = measureDriverPath(config);
-  t.host.driver_job_cycles = d.submit_cycles;
-  t.host.driver_reg_cycles = 0;
-  t.host.irq_handler_cycles = d.completion_cycles;
-  return t;
-}
-
-rt::plan::CpuAssumptions plannerCpu(const config::HardwareConfig& config,
-                                    const timing::PlatformTiming& planner_timing) {
-  rt::plan::CpuAssumptions cpu;
-  cpu.preset = config.cpu.preset;
-  cpu.kernels = config::toString(config.cpu.kernels);
-  cpu.model = config::toString(config.cpu.model);
-  cpu.firmware_opt = config::toString(config.cpu.firmware_opt);
-  cpu.clock_mhz = config.cpu.clock_mhz;
-  cpu.driver_job_cycles = planner_timing.host.driver_job_cycles;
-  cpu.driver_reg_cycles = planner_timing.host.driver_reg_cycles;
-  cpu.irq_handler_cycles = planner_timing.host.irq_handler_cycles;
-  return cpu;
 }
 
 }  // namespace hilsim::firmware

@@ -31,11 +31,11 @@ iss::CpuOptions hostCpuOptions(const config::CpuConfig& cpu) {
 
 HostMcu::HostMcu(const config::CpuConfig& cpu, rt::HostClock& clock)
     : cpu_(std::make_unique<iss::Cpu>(hostCpuOptions(cpu))),
-      image_(iss::ElfImage::fromFile(
-          imagePath(cpu.preset,
-                    cpu.kernels == timing::KernelLibrary::kOptimized ? ImageLibrary::kOptimized
-                                                                      : ImageLibrary::kReference,
-                    config::toString(cpu.firmware_opt)))),
+      image_(iss::ElfImage::fromFile(imagePath(cpu.preset,
+                                               cpu.kernels == timing::KernelLibrary::kOptimized
+                                                   ? ImageLibrary::kOptimized
+                                                   : ImageLibrary::kReference,
+                                               config::toString(cpu.firmware_opt)))),
       clock_(clock) {
   cpu_->loadElf(image_);
   kernel_entry_ = entry("hs_kernel");
@@ -114,10 +114,8 @@ uint64_t HostMcu::run(uint32_t kernel_id, const uint32_t* words, size_t count) {
   return cycles;
 }
 
-std::optional<rt::FlashCounts> HostMcu::flashCounts() const {
-  const iss::FlashStats& f = cpu_->flashStats();
-  return rt::FlashCounts{f.line_reads, f.icache_hits, f.icache_misses, f.dcache_hits,
-                         f.dcache_misses};
+std::optional<iss::FlashStats> HostMcu::flashCounts() const {
+  return cpu_->flashStats();
 }
 
 }  // namespace hilsim::firmware

@@ -5,9 +5,9 @@
 #include <set>
 
 #include "hilsim/config/derived.h"
+#include "hilsim/planner/chunk_plan.h"
 #include "hilsim/report/report.h"
 #include "hilsim/rt/model.h"
-#include "hilsim/rt/plan/chunk_plan.h"
 
 namespace hilsim::report {
 
@@ -140,14 +140,14 @@ IdleCores idleCores(const rt::LayerRecord& r, const config::HardwareConfig& conf
   const std::string parts = std::to_string(busy.size()) + " of " + std::to_string(num_cores);
   if (r.conv) {
     const rt::ConvShape& c = *r.conv;
-    const uint32_t g = c.depth_multiplier ? 1 : rt::plan::splitGranularity(hw);
+    const uint32_t g = c.depth_multiplier ? 1 : planner::splitGranularity(hw);
     const uint64_t groups = (uint64_t{c.gemm.n} + g - 1) / g;
     const int32_t rows = c.output.size() > 1 ? c.output[1] : 1;
     idle.why = "the split with the fewest predicted cycles of " + std::to_string(groups) +
                " output-channel group" + (groups == 1 ? "" : "s") + " x " + std::to_string(rows) +
                " output row" + (rows == 1 ? "" : "s") + " uses " + parts + " cores";
   } else if (r.gemm) {
-    const uint32_t g = rt::plan::splitGranularity(hw);
+    const uint32_t g = planner::splitGranularity(hw);
     const uint64_t groups = (uint64_t{r.gemm->n} + g - 1) / g;
     idle.why = std::to_string(r.gemm->n) + " output feature" + (r.gemm->n == 1 ? "" : "s");
     if (g > 1)

@@ -38,7 +38,7 @@ Json configJson(const std::vector<config::ConfigEntry>& entries) {
   return out;
 }
 
-Json flashJson(const std::optional<rt::FlashCounts>& f) {
+Json flashJson(const std::optional<iss::FlashStats>& f) {
   if (!f) return nullptr;
   return {{"line_reads", f->line_reads},
           {"icache_hits", f->icache_hits},

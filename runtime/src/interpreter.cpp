@@ -6,9 +6,9 @@
 #include <utility>
 #include <vector>
 
-#include "flatbuffer_vectors.h"
 #include "hilsim/errors.h"
 #include "hilsim/rt/kernels/conv_layer.h"
+#include "hilsim/schema/flatbuffer_vectors.h"
 
 namespace hilsim::rt {
 namespace {
@@ -27,7 +27,7 @@ QuantParams readQuant(const tflite::Tensor& t) {
   QuantParams q;
   if (const tflite::QuantizationParameters* p = t.quantization()) {
     if (p->scale()) q.scale.assign(p->scale()->begin(), p->scale()->end());
-    q.zero_point = copyScalars(p->zero_point());
+    q.zero_point = schema::copyScalars(p->zero_point());
     q.quantized_dimension = p->quantized_dimension();
   }
   return q;
@@ -402,7 +402,7 @@ void Interpreter::invoke() {
     rec.path = ExecPath::kRef;
     if (options_.profiler) options_.profiler->beginLayer(invocations_, node.index);
     rec.start_cycle = clock_->now();
-    const std::optional<FlashCounts> flash_before =
+    const std::optional<iss::FlashStats> flash_before =
         options_.cpu_target ? options_.cpu_target->flashCounts() : std::nullopt;
     try {
       kernels_[n]->invoke(ctx, node);
@@ -415,7 +415,7 @@ void Interpreter::invoke() {
       rec.ref_cycles_source = RefCyclesSource::kExecuted;
     }
     if (flash_before) {
-      const FlashCounts used = *options_.cpu_target->flashCounts() - *flash_before;
+      const iss::FlashStats used = *options_.cpu_target->flashCounts() - *flash_before;
       if (ctx.ranOnTarget() || used.line_reads + used.icache_hits + used.dcache_hits != 0)
         rec.flash = used;
     }

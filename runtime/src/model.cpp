@@ -5,10 +5,10 @@
 #include <cstring>
 #include <sstream>
 
-#include "flatbuffer_vectors.h"
 #include "hilsim/base/io.h"
 #include "hilsim/errors.h"
 #include "hilsim/rt/tensor.h"
+#include "hilsim/schema/flatbuffer_vectors.h"
 
 namespace hilsim::rt {
 namespace {
@@ -29,7 +29,7 @@ Shape readShape(const tflite::Tensor& t) {
 // kernels' arithmetic is only defined for such values.
 void checkQuantRanges(const std::string& label, tflite::TensorType type,
                       const tflite::QuantizationParameters& q) {
-  for (const float scale : copyScalars(q.scale()))
+  for (const float scale : schema::copyScalars(q.scale()))
     if (!(scale > 0.0f) || !std::isfinite(scale))
       throw ModelError(label + ": quantization scale " + std::to_string(scale) +
                        " is not a positive finite number");
@@ -47,7 +47,7 @@ void checkQuantRanges(const std::string& label, tflite::TensorType type,
     default:
       return;
   }
-  for (const int64_t zp : copyScalars(q.zero_point()))
+  for (const int64_t zp : schema::copyScalars(q.zero_point()))
     if (zp < lo || zp > hi)
       throw ModelError(label + ": zero point " + std::to_string(zp) + " is outside the " +
                        typeName(type) + " range " + std::to_string(lo) + ".." + std::to_string(hi));

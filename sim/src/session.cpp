@@ -8,6 +8,7 @@
 #include "hilsim/errors.h"
 #include "hilsim/firmware/driver_timing.h"
 #include "hilsim/model/host_firmware.h"
+#include "hilsim/planner/planner_timing.h"
 #include "hilsim/rt/kernels/conv_accel.h"
 
 namespace hilsim::sim {
@@ -98,9 +99,10 @@ void runSession(const config::HardwareConfig& config, Mode mode, model::Tracer* 
     drv::Driver driver(p.host(), driverOptions(config));
     if (driver.open() != drv::Status::kOk)
       throw SimulationError("driver cannot open the accelerator: " + driver.lastError());
-    const timing::PlatformTiming planner_timing = firmware::plannerTiming(config);
+    const timing::PlatformTiming planner_timing =
+        planner::plannerTiming(config, firmware::measureDriverPath);
     rt::AccelContext accel(driver, config::accelGeometry(config), planner_timing,
-                           config::costModel(config), firmware::plannerCpu(config, planner_timing),
+                           config::costModel(config), planner::plannerCpu(config, planner_timing),
                            offloadMode(mode));
     accel.setTransactionDescriber([&p] { return p.jobFailureTransaction().describe(); });
     rt::OpResolver resolver = rt::referenceOpResolver();

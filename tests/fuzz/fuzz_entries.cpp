@@ -5,8 +5,8 @@
 
 #include "hilsim/config/loader.h"
 #include "hilsim/errors.h"
+#include "hilsim/planner/plan_codec.h"
 #include "hilsim/rt/interpreter.h"
-#include "hilsim/rt/plan/plan_codec.h"
 
 namespace hilsim::fuzz {
 
@@ -27,16 +27,16 @@ void fuzzModel(const uint8_t* data, size_t size) {
 
 void fuzzPlan(const uint8_t* data, size_t size) {
   try {
-    const rt::plan::AnnotatedPlan a = rt::plan::decodePlan(data, size);
-    (void)rt::plan::validatePlan(a.plan, a.plan.layer());
-    (void)rt::plan::describePlan(a);
+    const planner::AnnotatedPlan a = planner::decodePlan(data, size);
+    (void)planner::validatePlan(a.plan, a.plan.layer());
+    (void)planner::describePlan(a);
   } catch (const Error&) {
   }
   try {
-    for (const rt::plan::PlanEntry& e : rt::plan::decodePlanSet(data, size)) {
+    for (const planner::PlanEntry& e : planner::decodePlanSet(data, size)) {
       try {
-        const rt::plan::AnnotatedPlan a = rt::plan::decodePlan(e.plan.data(), e.plan.size());
-        (void)rt::plan::validatePlan(a.plan, a.plan.layer());
+        const planner::AnnotatedPlan a = planner::decodePlan(e.plan.data(), e.plan.size());
+        (void)planner::validatePlan(a.plan, a.plan.layer());
       } catch (const Error&) {
       }
     }

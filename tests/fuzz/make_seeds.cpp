@@ -5,16 +5,16 @@
 #include <string>
 
 #include "hilsim/config/derived.h"
-#include "hilsim/rt/plan/chunk_plan.h"
-#include "hilsim/rt/plan/conv_plan.h"
-#include "hilsim/rt/plan/plan_codec.h"
+#include "hilsim/planner/chunk_plan.h"
+#include "hilsim/planner/conv_plan.h"
+#include "hilsim/planner/plan_codec.h"
 
 int main(int argc, char** argv) {
   if (argc != 2) {
     std::fprintf(stderr, "usage: %s DIR\n", argv[0]);
     return 2;
   }
-  using namespace hilsim::rt::plan;
+  using namespace hilsim::planner;
   int n = 0;
   std::vector<PlanEntry> entries;
   for (uint32_t cores : {1u, 4u, 16u})

@@ -12,11 +12,12 @@
 #include "hilsim/config/derived.h"
 #include "hilsim/errors.h"
 #include "hilsim/firmware/driver_timing.h"
+#include "hilsim/planner/conv_plan.h"
+#include "hilsim/planner/planner_timing.h"
 #include "hilsim/report/report.h"
 #include "hilsim/rt/interpreter.h"
 #include "hilsim/rt/kernels/conv_accel.h"
 #include "hilsim/rt/kernels/conv_layer.h"
-#include "hilsim/rt/plan/conv_plan.h"
 #include "hilsim/sim/session.h"
 #include "sim_support.h"
 
@@ -72,16 +73,16 @@ std::vector<ConvCase> layers() {
 }
 
 // Records how the planner splits and tiles the layer of `node` on `hw`.
-void noteTilings(const rt::plan::Hardware& hw, const rt::Node& node,
+void noteTilings(const planner::Hardware& hw, const rt::Node& node,
                  const timing::PlatformTiming& timing, std::set<std::string>* seen) {
-  rt::plan::Plan plan;
+  planner::Plan plan;
   try {
-    plan = rt::plan::makeConvPlan(hw, rt::describeConvLayer(node)->geometry, timing);
+    plan = planner::makeConvPlan(hw, rt::describeConvLayer(node)->geometry, timing);
   } catch (const ModelError&) {
     return;
   }
   std::set<uint32_t> rows, channels;
-  for (const rt::plan::Chunk& c : plan.chunks) {
+  for (const planner::Chunk& c : plan.chunks) {
     rows.insert(c.m_begin);
     channels.insert(c.n_begin);
     seen->insert(c.num_bands > 1 && c.num_tiles > 1 ? "bands and tiles"
@@ -114,14 +115,14 @@ TEST_P(ConvJob, CompareModeBytesAndPredictionOnEverySplitAndTiling) {
     for (uint32_t cores : {1u, 3u, 8u})
       for (uint64_t sram : {4096u, 8192u, 65536u})
         for (bool db : {true, false}) {
-          rt::plan::Hardware hw = config::accelGeometry(cfg);
+          planner::Hardware hw = config::accelGeometry(cfg);
           hw.num_cores = cores;
           hw.sram_bytes = sram;
           hw.double_buffer = db;
           timing::PlatformTiming timing = config::platformTiming(cfg);
           timing.geometry = hw;
           rt::AccelContext accel(driver, hw, timing, config::costModel(cfg),
-                                 firmware::plannerCpu(cfg, timing), rt::OffloadMode::kCompare);
+                                 planner::plannerCpu(cfg, timing), rt::OffloadMode::kCompare);
           rt::OpResolver resolver = rt::referenceOpResolver();
           resolver.add(tflite::BuiltinOperator::CONV_2D,
                        [&accel] { return rt::makeConv2DAccel(accel); });

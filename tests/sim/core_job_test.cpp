@@ -43,7 +43,7 @@ TEST(CoreJob, OutputsEqualTflmPerLayerTensors) {
         const rt::FullyConnectedParams params = rt::prepareFullyConnected(node);
         const std::vector<int8_t> input = goldenTensor(gc, node.inputs[0]->index);
         const std::vector<int8_t> expected = goldenTensor(gc, node.outputs[0]->index);
-        const rt::plan::Plan plan = rt::plan::makePlan(config::accelGeometry(cfg), params.shape);
+        const planner::Plan plan = planner::makePlan(config::accelGeometry(cfg), params.shape);
         const JobResult r = runLayerJob(driver, params, plan, input.data());
         EXPECT_EQ(r.output, expected) << name << " operator " << node.index;
         ++layers;
@@ -70,10 +70,10 @@ TEST(CoreJob, EventsGrowWithCoresTimesTilesNotWithBytes) {
       params.filter = &w;
       params.multipliers.assign(n, 1 << 30);
       params.shifts.assign(n, -8);
-      rt::plan::Hardware hw = config::accelGeometry(cfg);
+      planner::Hardware hw = config::accelGeometry(cfg);
       hw.num_cores = cores;
       hw.sram_bytes = plan_sram;  // a smaller SRAM budget gives more tiles
-      const rt::plan::Plan plan = rt::plan::makePlan(hw, params.shape);
+      const planner::Plan plan = planner::makePlan(hw, params.shape);
       uint32_t tiles = 0;
       for (const auto& c : plan.chunks) tiles += c.num_tiles;
       const JobResult r = runLayerJob(driver, params, plan, input.data());

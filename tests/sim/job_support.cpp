@@ -3,13 +3,13 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "hilsim/rt/plan/layer_image.h"
+#include "hilsim/planner/layer_image.h"
 
 namespace hilsim::test {
 
 JobResult runLayerJob(drv::Driver& driver, const rt::FullyConnectedParams& params,
-                      const rt::plan::Plan& plan, const int8_t* input) {
-  rt::plan::LayerArithmetic arith;
+                      const planner::Plan& plan, const int8_t* input) {
+  planner::LayerArithmetic arith;
   arith.weights = params.filter->as<int8_t>();
   arith.bias.assign(plan.shape.n, 0);
   if (params.bias) std::memcpy(arith.bias.data(), params.bias->data, plan.shape.n * 4);
@@ -19,7 +19,7 @@ JobResult runLayerJob(drv::Driver& driver, const rt::FullyConnectedParams& param
   arith.output_zero_point = params.output_zero_point;
   arith.act_min = params.act_min;
   arith.act_max = params.act_max;
-  const rt::plan::LayerImage image = rt::plan::buildTiles(plan, arith);
+  const planner::LayerImage image = planner::buildTiles(plan, arith);
   drv::Buffer tiles, in, out, table;
   const uint64_t in_bytes = uint64_t{plan.shape.rows} * plan.shape.k;
   const uint64_t out_bytes = uint64_t{plan.shape.rows} * plan.shape.n;
@@ -29,7 +29,7 @@ JobResult runLayerJob(drv::Driver& driver, const rt::FullyConnectedParams& param
       driver.allocate(uint64_t{plan.hardware.num_cores} * 128, 64, &table) != drv::Status::kOk)
     throw std::runtime_error("device memory: " + driver.lastError());
   const std::vector<uint8_t> descriptors =
-      rt::plan::buildDescriptorTable(plan, arith, image, {tiles.addr, in.addr, out.addr});
+      planner::buildDescriptorTable(plan, arith, image, {tiles.addr, in.addr, out.addr});
   if (driver.write(tiles, 0, image.tiles.data(), image.tiles.size()) != drv::Status::kOk ||
       driver.write(table, 0, descriptors.data(), descriptors.size()) != drv::Status::kOk ||
       driver.write(in, 0, input, in_bytes) != drv::Status::kOk)
@@ -37,7 +37,7 @@ JobResult runLayerJob(drv::Driver& driver, const rt::FullyConnectedParams& param
   JobResult result;
   const uint64_t deltas = sc_core::sc_delta_count();
   const sc_core::sc_time start = sc_core::sc_time_stamp();
-  const drv::Status s = driver.run({table.addr, rt::plan::coreMask(plan)});
+  const drv::Status s = driver.run({table.addr, planner::coreMask(plan)});
   result.delta_cycles = sc_core::sc_delta_count() - deltas;
   result.duration = sc_core::sc_time_stamp() - start;
   if (s != drv::Status::kOk)

@@ -7,19 +7,19 @@
 
 #include "hilsim/drv/driver.h"
 #include "hilsim/model/platform.h"
+#include "hilsim/planner/chunk_plan.h"
 #include "hilsim/rt/kernels/fully_connected_common.h"
-#include "hilsim/rt/plan/chunk_plan.h"
 
 namespace hilsim::test {
 
 struct JobResult {
   std::vector<int8_t> output;
-  uint64_t delta_cycles = 0;     // SystemC delta cycles the job took (events processed)
-  sc_core::sc_time duration;     // START to the driver's return
+  uint64_t delta_cycles = 0;  // SystemC delta cycles the job took (events processed)
+  sc_core::sc_time duration;  // START to the driver's return
 };
 
 // Runs one layer (params from the runtime's FULLY_CONNECTED preparation) planned with `plan`.
 JobResult runLayerJob(drv::Driver& driver, const rt::FullyConnectedParams& params,
-                      const rt::plan::Plan& plan, const int8_t* input);
+                      const planner::Plan& plan, const int8_t* input);
 
 }  // namespace hilsim::test

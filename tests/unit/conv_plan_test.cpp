@@ -6,13 +6,13 @@
 
 #include "hilsim/config/derived.h"
 #include "hilsim/errors.h"
-#include "hilsim/rt/plan/conv_plan.h"
-#include "hilsim/rt/plan/decision.h"
-#include "hilsim/rt/plan/plan_codec.h"
-#include "hilsim/rt/plan/predict.h"
+#include "hilsim/planner/conv_plan.h"
+#include "hilsim/planner/decision.h"
+#include "hilsim/planner/plan_codec.h"
+#include "hilsim/planner/predict.h"
 #include "hilsim/schema/chunk_plan_generated.h"
 
-namespace hilsim::rt::plan {
+namespace hilsim::planner {
 namespace {
 
 // The default configuration's accelerator with `cores` cores, `sram` bytes each.
@@ -231,4 +231,4 @@ TEST(ConvPredict, UtilizationAndBreakEven) {
 }
 
 }  // namespace
-}  // namespace hilsim::rt::plan
+}  // namespace hilsim::planner

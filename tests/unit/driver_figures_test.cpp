@@ -22,7 +22,7 @@ TEST(DriverFigures, PresetTableHoldsTheExecutedDriverPath) {
     SCOPED_TRACE(preset);
     ++with_iss;
     const config::HardwareConfig hw = config::loadConfig("", {{"cpu.preset=" + preset}});
-    const firmware::DriverPathCycles measured = firmware::measureDriverPath(hw);
+    const planner::DriverPathCycles measured = firmware::measureDriverPath(hw);
     const timing::CpuDriverCycles table = timing::cpuPresetDriver(preset);
     EXPECT_EQ(table.job_cycles, measured.submit_cycles);
     EXPECT_EQ(table.reg_cycles, 0u);  // the register writes' instructions are in the job path

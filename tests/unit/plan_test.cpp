@@ -4,11 +4,11 @@
 
 #include "hilsim/config/derived.h"
 #include "hilsim/errors.h"
-#include "hilsim/rt/plan/chunk_plan.h"
-#include "hilsim/rt/plan/plan_codec.h"
-#include "hilsim/rt/plan/predict.h"
+#include "hilsim/planner/chunk_plan.h"
+#include "hilsim/planner/plan_codec.h"
+#include "hilsim/planner/predict.h"
 
-namespace hilsim::rt::plan {
+namespace hilsim::planner {
 namespace {
 
 // The default configuration's accelerator with `cores` cores, `sram` bytes each.
@@ -157,4 +157,4 @@ TEST(Predict, BreakEvenSeparatesTinyFromLargeLayers) {
 }
 
 }  // namespace
-}  // namespace hilsim::rt::plan
+}  // namespace hilsim::planner

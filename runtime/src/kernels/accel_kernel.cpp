@@ -6,7 +6,7 @@
 #include "hilsim/base/log.h"
 #include "hilsim/drv/regs.h"
 #include "hilsim/errors.h"
-#include "hilsim/rt/plan/predict.h"
+#include "hilsim/planner/predict.h"
 
 namespace hilsim::rt {
 namespace {
@@ -16,7 +16,7 @@ spdlog::logger& logger() {
   return *instance;
 }
 
-std::string hardwareText(const plan::Hardware& hw) {
+std::string hardwareText(const planner::Hardware& hw) {
   return std::to_string(hw.num_cores) + " cores, " + std::to_string(hw.array_rows) + "x" +
          std::to_string(hw.array_cols) + " arrays, " + std::to_string(hw.sram_bytes) +
          " bytes of SRAM";
@@ -28,9 +28,9 @@ uint64_t aligned(uint64_t bytes) {
   return (bytes + kBufferAlignment - 1) / kBufferAlignment * kBufferAlignment;
 }
 
-void setReason(LayerRecord& rec, const plan::OffloadDecision& d) {
+void setReason(LayerRecord& rec, const planner::OffloadDecision& d) {
   rec.reason_code = d.reason;
-  rec.reason = plan::reasonText(d);
+  rec.reason = planner::reasonText(d);
 }
 
 }  // namespace
@@ -41,57 +41,57 @@ void AcceleratedKernel::keepOnCpu(PathReason reason, std::string detail) {
   decision_.detail = std::move(detail);
 }
 
-void AcceleratedKernel::planAndDecide(const std::optional<plan::AnnotatedPlan>& annotated) {
-  const plan::PlanOrigin origin = resolvePlan(annotated);
-  if (origin == plan::PlanOrigin::kAnnotated) {
+void AcceleratedKernel::planAndDecide(const std::optional<planner::AnnotatedPlan>& annotated) {
+  const planner::PlanOrigin origin = resolvePlan(annotated);
+  if (origin == planner::PlanOrigin::kAnnotated) {
     const uint64_t stored = annotated->decision.break_even_macs;
     if (stored) break_even_ = stored;
   } else {
     break_even_ = familyBreakEven();
   }
   if (!plan_) return;
-  const plan::Prediction prediction = plan::predictAccelerated(*plan_, ctx_.timing());
+  const planner::Prediction prediction = planner::predictAccelerated(*plan_, ctx_.timing());
   predicted_cycles_ = prediction.cycles;
-  decision_ = plan::decideForMode(ctx_.mode(), origin, annotated && annotated->decision.offload,
-                                  annotated ? annotated->decision.reason : std::string(),
-                                  prediction.cycles, ref_cycles_);
+  decision_ = planner::decideForMode(ctx_.mode(), origin, annotated && annotated->decision.offload,
+                                     annotated ? annotated->decision.reason : std::string(),
+                                     prediction.cycles, ref_cycles_);
   decision_.utilization = utilization();
-  decision_.upload_bytes = plan::uploadBytes(*plan_);
+  decision_.upload_bytes = planner::uploadBytes(*plan_);
   if (decision_.offload) {
     const uint64_t needed = deviceBytes(), left = ctx_.deviceMemoryLeft();
     if (!ctx_.reserveDeviceMemory(needed))
       fallBack(PathReason::kNoDeviceMemory, needed, left);
     else
-      for (const plan::Chunk& c : plan_->chunks) ctx_.recordCoreSram(c.core, c.sram_used);
+      for (const planner::Chunk& c : plan_->chunks) ctx_.recordCoreSram(c.core, c.sram_used);
   }
   const GemmShape& shape = plan_->shape;
   logger().debug("operator {} ({} {}x{}x{}): {} on {} cores: {}", index_, op_name_, shape.rows,
                  shape.k, shape.n, decision_.offload ? "accelerated" : "reference",
-                 plan_->chunks.size(), plan::reasonText(decision_));
+                 plan_->chunks.size(), planner::reasonText(decision_));
 }
 
 // Why an annotation does not fit this run, as the warning says it; empty when it fits. The
 // decision rests on the plan's hardware, the host CPU it was made for and the predicted cycles
 // both ways: the last catch what the first two do not name (cost coefficients, bus and
 // accelerator timing).
-std::string AcceleratedKernel::annotationMismatch(const plan::AnnotatedPlan& annotated) const {
+std::string AcceleratedKernel::annotationMismatch(const planner::AnnotatedPlan& annotated) const {
   std::vector<std::string> made_for, now;
   if (annotated.plan.hardware != ctx_.hardware()) {
     made_for.push_back("other hardware (" + hardwareText(annotated.plan.hardware) + ")");
     now.push_back(hardwareText(ctx_.hardware()));
   }
-  const plan::CpuAssumptions& cpu = ctx_.cpuAssumptions();
+  const planner::CpuAssumptions& cpu = ctx_.cpuAssumptions();
   if (!annotated.cpu) {
     made_for.push_back("a CPU they do not record (written by an older hilsim)");
-    now.push_back(plan::describeCpu(cpu));
+    now.push_back(planner::describeCpu(cpu));
   } else if (*annotated.cpu != cpu) {
-    made_for.push_back("another CPU (" + plan::describeCpu(*annotated.cpu) + ")");
-    now.push_back(plan::describeCpu(cpu));
+    made_for.push_back("another CPU (" + planner::describeCpu(*annotated.cpu) + ")");
+    now.push_back(planner::describeCpu(cpu));
   }
   if (made_for.empty()) {
     if (annotated.decision.predicted_ref_cycles == ref_cycles_ &&
         annotated.decision.predicted_accel_cycles ==
-            plan::predictAccelerated(annotated.plan, ctx_.timing()).cycles)
+            planner::predictAccelerated(annotated.plan, ctx_.timing()).cycles)
       return {};
     return "chunk plans in the model were made under other cost or timing figures "
            "(cpu.coefficients, cpu.weight_memory, bus or accelerator timing); re-planned in "
@@ -108,13 +108,13 @@ std::string AcceleratedKernel::annotationMismatch(const plan::AnnotatedPlan& ann
 
 // The plan this run uses: the annotation when it was made for this hardware and host CPU, else
 // one made now. Leaves plan_ empty (and the decision saying why) when no plan fits.
-plan::PlanOrigin AcceleratedKernel::resolvePlan(
-    const std::optional<plan::AnnotatedPlan>& annotated) {
+planner::PlanOrigin AcceleratedKernel::resolvePlan(
+    const std::optional<planner::AnnotatedPlan>& annotated) {
   if (annotated) {
     const std::string mismatch = annotationMismatch(*annotated);
     if (mismatch.empty()) {
       plan_ = annotated->plan;
-      return plan::PlanOrigin::kAnnotated;
+      return planner::PlanOrigin::kAnnotated;
     }
     ctx_.note("warning: " + mismatch);
   } else {
@@ -128,12 +128,12 @@ plan::PlanOrigin AcceleratedKernel::resolvePlan(
     keepOnCpu(PathReason::kDoesNotFit, e.what());
     if (ctx_.mode() != OffloadMode::kAuto) noteOnCpu();
   }
-  return annotated ? plan::PlanOrigin::kReplanned : plan::PlanOrigin::kNotAnnotated;
+  return annotated ? planner::PlanOrigin::kReplanned : planner::PlanOrigin::kNotAnnotated;
 }
 
 uint64_t AcceleratedKernel::deviceBytes() const {
-  const timing::JobWork work = plan::jobWork(*plan_);
-  return aligned(plan::tileImageBytes(*plan_)) + aligned(timing::hostInputBytes(work)) +
+  const timing::JobWork work = planner::jobWork(*plan_);
+  return aligned(planner::tileImageBytes(*plan_)) + aligned(timing::hostInputBytes(work)) +
          aligned(timing::hostOutputBytes(work)) +
          aligned(uint64_t{plan_->hardware.num_cores} * drv::regs::kDescriptorBytes);
 }
@@ -148,7 +148,7 @@ void AcceleratedKernel::fallBack(PathReason reason, uint64_t needed, uint64_t le
 
 void AcceleratedKernel::noteOnCpu() {
   ctx_.note("note: operator " + std::to_string(index_) + " (" + op_name_ +
-            ") runs on the CPU: " + plan::reasonText(decision_));
+            ") runs on the CPU: " + planner::reasonText(decision_));
 }
 
 void AcceleratedKernel::invokeLayer(InvokeContext& ctx, Node& node) {
@@ -180,7 +180,7 @@ void AcceleratedKernel::invokeLayer(InvokeContext& ctx, Node& node) {
   if (status != drv::Status::kOk) {
     // The driver has soft-reset the device; keep the output right and go on.
     JobFailure failure{rec.invocation, index_, status, ctx_.driver().lastError(), {}, op_name_};
-    plan::OffloadDecision failed = decision_;
+    planner::OffloadDecision failed = decision_;
     failed.reason = PathReason::kJobFailed;
     failed.detail = failure.cause();
     setReason(rec, failed);
@@ -208,10 +208,10 @@ void AcceleratedKernel::checkAgainstReference(const std::vector<int8_t>& referen
 // Places the layer in device memory: tile blocks, descriptor table, input and output buffers.
 drv::Status AcceleratedKernel::upload() {
   drv::Driver& d = ctx_.driver();
-  const plan::Plan& p = *plan_;
-  const plan::LayerArithmetic arith = arithmetic();
-  const plan::LayerImage image = plan::buildTiles(p, arith);
-  const timing::JobWork work = plan::jobWork(p);
+  const planner::Plan& p = *plan_;
+  const planner::LayerArithmetic arith = arithmetic();
+  const planner::LayerImage image = planner::buildTiles(p, arith);
+  const timing::JobWork work = planner::jobWork(p);
   Placement& at = placement_;
   unplaced_bytes_ = deviceBytes();
   drv::Status s = d.allocate(image.tiles.size(), 64, &at.tiles);
@@ -220,14 +220,14 @@ drv::Status AcceleratedKernel::upload() {
   if (s == drv::Status::kOk)
     s = d.allocate(uint64_t{p.hardware.num_cores} * drv::regs::kDescriptorBytes, 64, &at.table);
   if (s != drv::Status::kOk) return s;
-  const std::vector<uint8_t> table =
-      plan::buildDescriptorTable(p, arith, image, {at.tiles.addr, at.input.addr, at.output.addr});
+  const std::vector<uint8_t> table = planner::buildDescriptorTable(
+      p, arith, image, {at.tiles.addr, at.input.addr, at.output.addr});
   s = d.write(at.tiles, 0, image.tiles.data(), image.tiles.size());
   if (s == drv::Status::kOk) s = d.write(at.table, 0, table.data(), table.size());
   if (s != drv::Status::kOk) return s;
   at.upload_bytes = image.tiles.size() + table.size();
   at.job.table_addr = at.table.addr;
-  at.job.core_mask = plan::coreMask(p);
+  at.job.core_mask = planner::coreMask(p);
   uploaded_ = true;
   return drv::Status::kOk;
 }
@@ -255,13 +255,13 @@ AccelBreakdown AcceleratedKernel::runAccelerated(HostClock& clock, drv::Status* 
   *status = s;
   if (s != drv::Status::kOk) return {};
   std::vector<timing::CoreCounts> cores;
-  for (const plan::Chunk& c : plan_->chunks) {
+  for (const planner::Chunk& c : plan_->chunks) {
     const drv::CoreCounters k = d.counters(c.core);
     cores.push_back({c.core, k.busy_cycles, k.startup_cycles, k.compute_cycles, k.load_wait_cycles,
                      k.store_wait_cycles, k.stall_cycles});
   }
   AccelBreakdown b =
-      plan::splitCycles(*plan_, ctx_.timing().clocks, at, cores, placement_.upload_bytes);
+      planner::splitCycles(*plan_, ctx_.timing().clocks, at, cores, placement_.upload_bytes);
   b.predicted_cycles = predicted_cycles_;
   const drv::DriverWork work = d.lastJobWork();
   b.driver_cycles = work.cycles;

@@ -10,8 +10,8 @@
 #include <optional>
 #include <string>
 
+#include "hilsim/planner/layer_image.h"
 #include "hilsim/rt/kernels/fully_connected_accel.h"
-#include "hilsim/rt/plan/layer_image.h"
 
 namespace hilsim::rt {
 
@@ -21,9 +21,9 @@ class AcceleratedKernel : public Kernel {
       : ctx_(context), op_name_(op_name) {}
 
   // The plan of this layer made now for the context's hardware; throws ModelError if none fits.
-  virtual plan::Plan planLayer() const = 0;
-  // The layer's weights (as plan::LayerArithmetic::weights wants them) and requantization.
-  virtual plan::LayerArithmetic arithmetic() const = 0;
+  virtual planner::Plan planLayer() const = 0;
+  // The layer's weights (as planner::LayerArithmetic::weights wants them) and requantization.
+  virtual planner::LayerArithmetic arithmetic() const = 0;
   virtual const Tensor& inputTensor() const = 0;
   virtual Tensor& outputTensor() const = 0;
   // Computes the output with the reference kernel (the clock is charged by the caller).
@@ -35,7 +35,7 @@ class AcceleratedKernel : public Kernel {
 
   // Uses the annotation (made for this hardware) or a plan made now, then decides the path for
   // the run mode; the break-even comes from the annotation, else from familyBreakEven().
-  void planAndDecide(const std::optional<plan::AnnotatedPlan>& annotated);
+  void planAndDecide(const std::optional<planner::AnnotatedPlan>& annotated);
   // The common invoke: the reference or accelerated path as decided.
   void invokeLayer(InvokeContext& ctx, Node& node);
   // Why the layer stays on the CPU when it cannot be planned at all.
@@ -52,8 +52,8 @@ class AcceleratedKernel : public Kernel {
   const char* op_name_;
   int index_ = -1;
   uint64_t ref_cycles_ = 0;
-  std::optional<plan::Plan> plan_;
-  plan::OffloadDecision decision_;
+  std::optional<planner::Plan> plan_;
+  planner::OffloadDecision decision_;
   std::optional<uint64_t> break_even_;
 
  private:
@@ -62,8 +62,8 @@ class AcceleratedKernel : public Kernel {
     drv::Job job;
     uint64_t upload_bytes = 0;
   };
-  plan::PlanOrigin resolvePlan(const std::optional<plan::AnnotatedPlan>& annotated);
-  std::string annotationMismatch(const plan::AnnotatedPlan& annotated) const;
+  planner::PlanOrigin resolvePlan(const std::optional<planner::AnnotatedPlan>& annotated);
+  std::string annotationMismatch(const planner::AnnotatedPlan& annotated) const;
   drv::Status upload();
   AccelBreakdown runAccelerated(HostClock& clock, drv::Status* status);
   void checkAgainstReference(const std::vector<int8_t>& reference) const;

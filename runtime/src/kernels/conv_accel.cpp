@@ -1,10 +1,10 @@
 #include "hilsim/rt/kernels/conv_accel.h"
 
+#include "hilsim/planner/conv_plan.h"
+#include "hilsim/planner/predict.h"
 #include "hilsim/rt/kernels/conv_common.h"
 #include "hilsim/rt/kernels/conv_layer.h"
 #include "hilsim/rt/kernels/reference.h"
-#include "hilsim/rt/plan/conv_plan.h"
-#include "hilsim/rt/plan/predict.h"
 #include "kernels/accel_kernel.h"
 
 namespace hilsim::rt {
@@ -47,24 +47,24 @@ class ConvAccel final : public AcceleratedKernel {
           depthwise_weights_[c * taps + tap] = weights_[tap * g.out_c + c];
       weights_ = depthwise_weights_.data();
     }
-    planAndDecide(plan::findAnnotation(node, ctx_.metadataPlans(), plan::convLayer(g)));
+    planAndDecide(findAnnotation(node, ctx_.metadataPlans(), planner::convLayer(g)));
     return work;
   }
 
   void invoke(InvokeContext& ctx, Node& node) override { invokeLayer(ctx, node); }
 
  private:
-  plan::Plan planLayer() const override {
-    return plan::makeConvPlan(ctx_.hardware(), layer_.geometry, ctx_.timing());
+  planner::Plan planLayer() const override {
+    return planner::makeConvPlan(ctx_.hardware(), layer_.geometry, ctx_.timing());
   }
 
   std::optional<uint64_t> familyBreakEven() const override {
-    return plan::convBreakEvenMacs(layer_.geometry, ctx_.hardware(), ctx_.timing(), ctx_.cpu());
+    return planner::convBreakEvenMacs(layer_.geometry, ctx_.hardware(), ctx_.timing(), ctx_.cpu());
   }
 
   std::optional<double> utilization() const override {
     if (!plan_) return std::nullopt;
-    return plan::predictedUtilization(*plan_, ctx_.timing());
+    return planner::predictedUtilization(*plan_, ctx_.timing());
   }
 
   const Tensor& inputTensor() const override { return *input_; }
@@ -72,8 +72,8 @@ class ConvAccel final : public AcceleratedKernel {
 
   void runReference(InvokeContext& ctx, Node& node) override { reference_->invoke(ctx, node); }
 
-  plan::LayerArithmetic arithmetic() const override {
-    plan::LayerArithmetic arith;
+  planner::LayerArithmetic arithmetic() const override {
+    planner::LayerArithmetic arith;
     arith.weights = weights_;
     const auto channels = static_cast<size_t>(layer_.geometry.out_c);
     arith.bias.assign(quant_.bias, quant_.bias + channels);

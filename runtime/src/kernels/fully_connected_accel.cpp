@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "hilsim/planner/predict.h"
 #include "hilsim/rt/kernels/fully_connected_common.h"
-#include "hilsim/rt/plan/predict.h"
 #include "kernels/accel_kernel.h"
 
 namespace hilsim::rt {
@@ -18,9 +18,9 @@ std::string JobFailure::describe() const {
          (transaction.empty() ? std::string() : "; last transaction: " + transaction);
 }
 
-AccelContext::AccelContext(drv::Driver& driver, plan::Hardware hardware,
+AccelContext::AccelContext(drv::Driver& driver, planner::Hardware hardware,
                            timing::PlatformTiming timing, timing::CpuCostModel cpu,
-                           plan::CpuAssumptions cpu_assumptions, OffloadMode mode)
+                           planner::CpuAssumptions cpu_assumptions, OffloadMode mode)
     : driver_(driver),
       hardware_(hardware),
       timing_(timing),
@@ -30,7 +30,7 @@ AccelContext::AccelContext(drv::Driver& driver, plan::Hardware hardware,
       core_sram_peak_(hardware.num_cores, 0) {}
 
 void AccelContext::loadMetadataPlans(const Model& model) {
-  metadata_plans_ = plan::MetadataPlans::read(model);
+  metadata_plans_ = MetadataPlans::read(model);
 }
 
 void AccelContext::recordFailure(JobFailure failure) {
@@ -70,8 +70,8 @@ class FullyConnectedAccel final : public AcceleratedKernel {
     index_ = node.index;
     const GemmShape& shape = params_.shape;
     ref_cycles_ = ctx_.cpu().fullyConnectedCycles(shape.rows, shape.k, shape.n);
-    const std::optional<plan::AnnotatedPlan> annotated =
-        plan::findAnnotation(node, ctx_.metadataPlans(), shape);
+    const std::optional<planner::AnnotatedPlan> annotated =
+        findAnnotation(node, ctx_.metadataPlans(), shape);
     if (params_.type == TensorType::FLOAT32) {
       decision_.reason = PathReason::kFloatLayer;
       break_even_ = familyBreakEven();
@@ -86,10 +86,12 @@ class FullyConnectedAccel final : public AcceleratedKernel {
   void invoke(InvokeContext& ctx, Node& node) override { invokeLayer(ctx, node); }
 
  private:
-  plan::Plan planLayer() const override { return plan::makePlan(ctx_.hardware(), params_.shape); }
+  planner::Plan planLayer() const override {
+    return planner::makePlan(ctx_.hardware(), params_.shape);
+  }
 
   std::optional<uint64_t> familyBreakEven() const override {
-    return plan::breakEvenMacs(params_.shape, ctx_.hardware(), ctx_.timing(), ctx_.cpu());
+    return planner::breakEvenMacs(params_.shape, ctx_.hardware(), ctx_.timing(), ctx_.cpu());
   }
 
   const Tensor& inputTensor() const override { return *params_.input; }
@@ -99,8 +101,8 @@ class FullyConnectedAccel final : public AcceleratedKernel {
     runFullyConnectedReference(ctx, params_);
   }
 
-  plan::LayerArithmetic arithmetic() const override {
-    plan::LayerArithmetic arith;
+  planner::LayerArithmetic arithmetic() const override {
+    planner::LayerArithmetic arith;
     arith.weights = params_.filter->as<int8_t>();
     arith.bias.assign(plan_->shape.n, 0);
     if (params_.bias)

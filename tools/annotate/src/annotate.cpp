@@ -7,21 +7,20 @@
 #include "hilsim/config/derived.h"
 #include "hilsim/errors.h"
 #include "hilsim/firmware/driver_timing.h"
+#include "hilsim/planner/conv_plan.h"
+#include "hilsim/planner/layer_image.h"
+#include "hilsim/planner/plan_codec.h"
+#include "hilsim/planner/planner_timing.h"
+#include "hilsim/planner/predict.h"
+#include "hilsim/rt/annotation.h"
 #include "hilsim/rt/interpreter.h"
 #include "hilsim/rt/kernels/conv_layer.h"
 #include "hilsim/rt/kernels/fully_connected_common.h"
 #include "hilsim/rt/kernels/kernel_util.h"
-#include "hilsim/rt/plan/annotation.h"
-#include "hilsim/rt/plan/conv_plan.h"
-#include "hilsim/rt/plan/layer_image.h"
-#include "hilsim/rt/plan/plan_codec.h"
-#include "hilsim/rt/plan/predict.h"
 #include "hilsim/schema/tflite_generated.h"
 
 namespace hilsim::annotate {
 namespace {
-
-namespace plan = rt::plan;
 
 std::unique_ptr<tflite::ModelT> unpack(const rt::Model& model) {
   return std::unique_ptr<tflite::ModelT>(model.fb().UnPack());
@@ -51,14 +50,14 @@ std::string label(const rt::Node& node) {
 
 // The layer an operator is, for planning: nullopt (with `why`) when hilsim leaves it alone.
 // Throws ModelError for a malformed operator.
-std::optional<plan::LayerShape> plannableLayer(const rt::Node& node, std::string* why) {
+std::optional<planner::LayerShape> plannableLayer(const rt::Node& node, std::string* why) {
   if (node.op == tflite::BuiltinOperator::FULLY_CONNECTED) {
     const rt::FullyConnectedParams params = rt::prepareFullyConnected(node);
     if (params.type != rt::TensorType::INT8) {
       *why = "float32 layer (the accelerator computes int8)";
       return std::nullopt;
     }
-    return plan::LayerShape{plan::PlanKind::kFullyConnected, params.shape, {}};
+    return planner::LayerShape{planner::PlanKind::kFullyConnected, params.shape, {}};
   }
   const rt::ConvLayer conv = *rt::describeConvLayer(node);
   for (const rt::Tensor* t : {node.input(0), node.input(1), node.output(0)})
@@ -71,7 +70,7 @@ std::optional<plan::LayerShape> plannableLayer(const rt::Node& node, std::string
            " groups) is not mapped to the accelerator";
     return std::nullopt;
   }
-  return plan::convLayer(conv.geometry);
+  return planner::convLayer(conv.geometry);
 }
 
 // Removes hilsim's plans from operators and metadata. Other custom_options are kept; with
@@ -82,14 +81,14 @@ void removeAnnotations(tflite::ModelT& m, bool refuse_foreign) {
     for (size_t i = 0; i < sg->operators.size(); ++i) {
       auto& op = *sg->operators[i];
       if (op.custom_options.empty()) continue;
-      if (plan::hasPlanIdentifier(op.custom_options.data(), op.custom_options.size()))
+      if (planner::hasPlanIdentifier(op.custom_options.data(), op.custom_options.size()))
         op.custom_options.clear();
       else if (refuse_foreign && isPlannable(builtinOf(m, op)))
         throw ModelError("operator " + std::to_string(i) + " (" + rt::opName(builtinOf(m, op)) +
                          ") carries custom_options that are not a hilsim plan");
     }
   for (size_t i = 0; i < m.metadata.size();) {
-    if (m.metadata[i]->name != plan::kMetadataName) {
+    if (m.metadata[i]->name != planner::kMetadataName) {
       ++i;
       continue;
     }
@@ -107,8 +106,8 @@ void removeAnnotations(tflite::ModelT& m, bool refuse_foreign) {
 
 AnnotateResult annotateModel(const rt::Model& model, const config::HardwareConfig& config,
                              Carrier carrier, Policy policy) {
-  const plan::Hardware hw = config::accelGeometry(config);
-  const timing::PlatformTiming timing = firmware::plannerTiming(config);
+  const planner::Hardware hw = config::accelGeometry(config);
+  const timing::PlatformTiming timing = planner::plannerTiming(config, firmware::measureDriverPath);
   const timing::CpuCostModel cpu = config::costModel(config);
   // The interpreter's node view gives each operator its tensors; nothing is allocated.
   rt::Model working = rt::Model::fromBytes(model.bytes(), model.label());
@@ -116,7 +115,7 @@ AnnotateResult annotateModel(const rt::Model& model, const config::HardwareConfi
   rt::Interpreter interp(working, resolver);
 
   AnnotateResult result;
-  std::vector<plan::PlanEntry> entries;
+  std::vector<planner::PlanEntry> entries;
   std::unique_ptr<tflite::ModelT> m = unpack(model);
   removeAnnotations(*m, true);
   auto& ops = m->subgraphs.at(0)->operators;
@@ -125,7 +124,7 @@ AnnotateResult annotateModel(const rt::Model& model, const config::HardwareConfi
     LayerAnnotation layer;
     layer.op_index = node.index;
     layer.op = rt::opName(node.op);
-    std::optional<plan::LayerShape> shape;
+    std::optional<planner::LayerShape> shape;
     std::string why;
     try {
       shape = plannableLayer(node, &why);
@@ -137,34 +136,34 @@ AnnotateResult annotateModel(const rt::Model& model, const config::HardwareConfi
       result.layers.push_back(layer);
       continue;
     }
-    const bool fc = shape->kind == plan::PlanKind::kFullyConnected;
-    plan::AnnotatedPlan annotated;
-    annotated.cpu = firmware::plannerCpu(config, timing);
+    const bool fc = shape->kind == planner::PlanKind::kFullyConnected;
+    planner::AnnotatedPlan annotated;
+    annotated.cpu = planner::plannerCpu(config, timing);
     try {
       annotated.plan =
-          fc ? plan::makePlan(hw, shape->gemm) : plan::makeConvPlan(hw, shape->conv, timing);
+          fc ? planner::makePlan(hw, shape->gemm) : planner::makeConvPlan(hw, shape->conv, timing);
     } catch (const ModelError& e) {
       layer.summary = std::string("not annotated: ") + e.what();
       result.layers.push_back(layer);
       continue;
     }
-    const uint64_t predicted = plan::predictAccelerated(annotated.plan, timing).cycles;
+    const uint64_t predicted = planner::predictAccelerated(annotated.plan, timing).cycles;
     const uint64_t ref =
         fc ? cpu.fullyConnectedCycles(shape->gemm.rows, shape->gemm.k, shape->gemm.n)
-           : plan::convReferenceCycles(shape->conv, cpu);
-    plan::OffloadDecision decision = plan::decideByPolicy(policy, predicted, ref);
-    if (!fc) decision.utilization = plan::predictedUtilization(annotated.plan, timing);
-    decision.upload_bytes = plan::uploadBytes(annotated.plan);
-    plan::Decision& d = annotated.decision;
+           : planner::convReferenceCycles(shape->conv, cpu);
+    planner::OffloadDecision decision = planner::decideByPolicy(policy, predicted, ref);
+    if (!fc) decision.utilization = planner::predictedUtilization(annotated.plan, timing);
+    decision.upload_bytes = planner::uploadBytes(annotated.plan);
+    planner::Decision& d = annotated.decision;
     d.offload = decision.offload;
     d.predicted_accel_cycles = predicted;
     d.predicted_ref_cycles = ref;
-    d.break_even_macs = (fc ? plan::breakEvenMacs(shape->gemm, hw, timing, cpu)
-                            : plan::convBreakEvenMacs(shape->conv, hw, timing, cpu))
+    d.break_even_macs = (fc ? planner::breakEvenMacs(shape->gemm, hw, timing, cpu)
+                            : planner::convBreakEvenMacs(shape->conv, hw, timing, cpu))
                             .value_or(0);
-    d.policy = plan::policyName(policy);
-    d.reason = plan::policyReasonText(decision);
-    const std::vector<uint8_t> bytes = plan::encodePlan(annotated);
+    d.policy = planner::policyName(policy);
+    d.reason = planner::policyReasonText(decision);
+    const std::vector<uint8_t> bytes = planner::encodePlan(annotated);
     if (carrier == Carrier::kCustomOptions) {
       ops.at(static_cast<size_t>(node.index))->custom_options = bytes;
     } else {
@@ -172,15 +171,15 @@ AnnotateResult annotateModel(const rt::Model& model, const config::HardwareConfi
     }
     layer.annotated = true;
     layer.offload = d.offload;
-    layer.summary = plan::describePlan(annotated);
+    layer.summary = planner::describePlan(annotated);
     result.layers.push_back(layer);
   }
   if (carrier == Carrier::kMetadata && !entries.empty()) {
     auto buffer = std::make_unique<tflite::BufferT>();
-    buffer->data = plan::encodePlanSet(entries);
+    buffer->data = planner::encodePlanSet(entries);
     m->buffers.push_back(std::move(buffer));
     auto md = std::make_unique<tflite::MetadataT>();
-    md->name = plan::kMetadataName;
+    md->name = planner::kMetadataName;
     md->buffer = static_cast<uint32_t>(m->buffers.size() - 1);
     m->metadata.push_back(std::move(md));
   }
@@ -202,7 +201,7 @@ std::vector<AnnotationStatus> readAnnotations(rt::Model& model) {
   const rt::OpResolver resolver = rt::referenceOpResolver();
   rt::Interpreter interp(model, resolver);
   std::vector<AnnotationStatus> status(interp.nodes().size());
-  const plan::MetadataPlans metadata = plan::MetadataPlans::readKeepingError(model);
+  const rt::MetadataPlans metadata = rt::MetadataPlans::readKeepingError(model);
   for (const rt::Node& node : interp.nodes()) {
     AnnotationStatus& s = status[static_cast<size_t>(node.index)];
     // A custom operator's custom_options are its own parameters, never a hilsim plan.
@@ -216,11 +215,11 @@ std::vector<AnnotationStatus> readAnnotations(rt::Model& model) {
       if (!isPlannable(node.op))
         throw ModelError("a plan on a " + std::string(rt::opName(node.op)) + " operator");
       std::string why;
-      const std::optional<plan::LayerShape> layer = plannableLayer(node, &why);
+      const std::optional<planner::LayerShape> layer = plannableLayer(node, &why);
       if (!layer) throw ModelError("a plan on a layer hilsim does not map: " + why);
-      const std::optional<plan::AnnotatedPlan> a = plan::findAnnotation(node, metadata, *layer);
+      const std::optional<planner::AnnotatedPlan> a = rt::findAnnotation(node, metadata, *layer);
       s.valid = true;
-      s.text = plan::describePlan(*a);
+      s.text = planner::describePlan(*a);
     } catch (const ModelError& e) {
       s.text = std::string("invalid: ") + e.what();
     }

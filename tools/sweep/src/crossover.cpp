@@ -11,12 +11,13 @@
 #include "hilsim/firmware/driver_timing.h"
 #include "hilsim/modelgen/conv_gen.h"
 #include "hilsim/modelgen/model_gen.h"
+#include "hilsim/planner/conv_plan.h"
+#include "hilsim/planner/planner_timing.h"
+#include "hilsim/planner/predict.h"
 #include "hilsim/plot/svg_plot.h"
 #include "hilsim/report/csv.h"
 #include "hilsim/report/report.h"
 #include "hilsim/rt/interpreter.h"
-#include "hilsim/rt/plan/conv_plan.h"
-#include "hilsim/rt/plan/predict.h"
 #include "hilsim/sim/session.h"
 
 namespace hilsim::sweep {
@@ -66,12 +67,12 @@ std::vector<uint8_t> memberModel(const ShapeFamily& f, uint32_t n) {
 
 // The planner's prediction for member n; 0 if it does not fit.
 uint64_t predictMember(const config::HardwareConfig& config, const ShapeFamily& f, uint32_t n) {
-  const rt::plan::Hardware hw = config::accelGeometry(config);
-  const timing::PlatformTiming t = firmware::plannerTiming(config);
+  const planner::Hardware hw = config::accelGeometry(config);
+  const timing::PlatformTiming t = planner::plannerTiming(config, firmware::measureDriverPath);
   try {
-    const rt::plan::Plan plan = f.conv ? rt::plan::makeConvPlan(hw, convMember(f, n), t)
-                                       : rt::plan::makePlan(hw, {f.rows, kOf(f, n), n});
-    return rt::plan::predictAccelerated(plan, t).cycles;
+    const planner::Plan plan = f.conv ? planner::makeConvPlan(hw, convMember(f, n), t)
+                                      : planner::makePlan(hw, {f.rows, kOf(f, n), n});
+    return planner::predictAccelerated(plan, t).cycles;
   } catch (const ModelError&) {
     return 0;
   }
@@ -100,7 +101,7 @@ CrossoverPoint measure(sim::HostSide& side, const config::HardwareConfig& config
   const rt::LayerRecord& r = collector.records().back();
   p.family = f.name;
   const rt::GemmShape gemm =
-      f.conv ? rt::plan::convGemm(convMember(f, n)) : rt::GemmShape{f.rows, kOf(f, n), n};
+      f.conv ? planner::convGemm(convMember(f, n)) : rt::GemmShape{f.rows, kOf(f, n), n};
   p.rows = gemm.rows;
   p.k = gemm.k;
   p.n = gemm.n;
@@ -195,12 +196,13 @@ std::vector<FamilyResult> runCrossover(const config::HardwareConfig& config,
       for (const auto& [n, p] : by_n) fr.points.push_back(p);
       if (win) fr.break_even_macs = by_n[*win].macs;
       fr.pays_from_smallest = win && !lose;
-      const rt::plan::Hardware hw = config::accelGeometry(config);
-      const timing::PlatformTiming timing = firmware::plannerTiming(config);
-      fr.predicted_break_even = f.conv ? rt::plan::convBreakEvenMacs(convMember(f, 64), hw, timing,
-                                                                     config::costModel(config))
-                                       : rt::plan::breakEvenMacs({f.rows, kOf(f, 64), 64}, hw,
-                                                                 timing, config::costModel(config));
+      const planner::Hardware hw = config::accelGeometry(config);
+      const timing::PlatformTiming timing =
+          planner::plannerTiming(config, firmware::measureDriverPath);
+      fr.predicted_break_even = f.conv ? planner::convBreakEvenMacs(convMember(f, 64), hw, timing,
+                                                                    config::costModel(config))
+                                       : planner::breakEvenMacs({f.rows, kOf(f, 64), 64}, hw,
+                                                                timing, config::costModel(config));
       results.push_back(std::move(fr));
     }
   });

@@ -43,7 +43,7 @@ class HostMcu final : public rt::CpuTarget {
   void mapModel(const uint8_t* base, size_t bytes) override;
   uint32_t address(const void* host) const override;
   uint64_t run(uint32_t kernel_id, const uint32_t* words, size_t count) override;
-  std::optional<rt::FlashCounts> flashCounts() const override;
+  std::optional<iss::FlashStats> flashCounts() const override;
 
   // Instructions the kernels executed so far.
   uint64_t kernelInstructions() const { return kernel_instructions_; }

@@ -9,9 +9,10 @@
 #include <vector>
 
 #include "hilsim/config/hardware_config.h"
+#include "hilsim/iss/flash.h"
 #include "hilsim/report/collector.h"
-#include "hilsim/rt/arena.h"
 #include "hilsim/report/energy.h"
+#include "hilsim/rt/arena.h"
 
 namespace hilsim::report {
 
@@ -84,7 +85,7 @@ struct RunReport {
   // Instructions the host MCU's instruction-set simulator executed (cpu.model iss).
   std::optional<uint64_t> iss_instructions;
   // What the host MCU's flash memory system did over the run (cpu.model iss).
-  std::optional<rt::FlashCounts> flash;
+  std::optional<iss::FlashStats> flash;
   std::vector<std::string> notes;  // one-time messages (e.g. planned in memory)
   // Accelerator jobs that failed; each such layer was computed on the CPU instead.
   std::vector<std::string> failures;

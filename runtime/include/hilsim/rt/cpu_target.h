@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 
+#include "hilsim/iss/flash.h"
 #include "hilsim/rt/layer_record.h"
 
 namespace hilsim::rt {
@@ -26,7 +27,7 @@ class CpuTarget {  // where the reference kernels' arithmetic runs; nullptr: on 
   // Runs kernel `id` on the packed call, charges the host clock with its cycles and returns them.
   virtual uint64_t run(uint32_t kernel_id, const uint32_t* words, size_t count) = 0;
   // The target's flash memory system counts so far, when it models one.
-  virtual std::optional<FlashCounts> flashCounts() const { return std::nullopt; }
+  virtual std::optional<iss::FlashStats> flashCounts() const { return std::nullopt; }
 };
 
 }  // namespace hilsim::rt

@@ -13,17 +13,17 @@
 #include <vector>
 
 #include "hilsim/drv/driver.h"
+#include "hilsim/planner/chunk_plan.h"
+#include "hilsim/planner/decision.h"
+#include "hilsim/rt/annotation.h"
 #include "hilsim/rt/kernel.h"
 #include "hilsim/rt/model.h"
-#include "hilsim/rt/plan/annotation.h"
-#include "hilsim/rt/plan/chunk_plan.h"
-#include "hilsim/rt/plan/decision.h"
 #include "hilsim/timing/cpu_cost_model.h"
 #include "hilsim/timing/platform_timing.h"
 
 namespace hilsim::rt {
 
-using plan::OffloadMode;
+using planner::OffloadMode;
 
 // An accelerator job that failed; the driver soft-reset the device and the layer was computed on
 // the CPU instead.
@@ -45,12 +45,12 @@ class AccelContext {
  public:
   // `cpu_assumptions`: the host CPU this run plans for; an annotation made for another one (or
   // that does not say) is re-planned.
-  AccelContext(drv::Driver& driver, plan::Hardware hardware, timing::PlatformTiming timing,
-               timing::CpuCostModel cpu, plan::CpuAssumptions cpu_assumptions, OffloadMode mode);
+  AccelContext(drv::Driver& driver, planner::Hardware hardware, timing::PlatformTiming timing,
+               timing::CpuCostModel cpu, planner::CpuAssumptions cpu_assumptions, OffloadMode mode);
 
   // Reads the metadata carrier of `model` (if any). Throws ModelError if it is corrupt.
   void loadMetadataPlans(const Model& model);
-  const plan::MetadataPlans& metadataPlans() const { return metadata_plans_; }
+  const MetadataPlans& metadataPlans() const { return metadata_plans_; }
 
   // Messages to show the user once per run, starting "note: " or "warning: ".
   void note(const std::string& message);
@@ -76,20 +76,20 @@ class AccelContext {
   }
 
   drv::Driver& driver() { return driver_; }
-  const plan::Hardware& hardware() const { return hardware_; }
+  const planner::Hardware& hardware() const { return hardware_; }
   const timing::PlatformTiming& timing() const { return timing_; }
   const timing::CpuCostModel& cpu() const { return cpu_; }
-  const plan::CpuAssumptions& cpuAssumptions() const { return cpu_assumptions_; }
+  const planner::CpuAssumptions& cpuAssumptions() const { return cpu_assumptions_; }
   OffloadMode mode() const { return mode_; }
 
  private:
   drv::Driver& driver_;
-  plan::Hardware hardware_;
+  planner::Hardware hardware_;
   timing::PlatformTiming timing_;
   timing::CpuCostModel cpu_;
-  plan::CpuAssumptions cpu_assumptions_;
+  planner::CpuAssumptions cpu_assumptions_;
   OffloadMode mode_;
-  plan::MetadataPlans metadata_plans_;
+  MetadataPlans metadata_plans_;
   std::vector<std::string> notes_;
   std::vector<JobFailure> failures_;
   uint64_t reserved_bytes_ = 0;

@@ -8,13 +8,13 @@
 #include <vector>
 
 #include "hilsim/config/hardware_config.h"
+#include "hilsim/planner/decision.h"
 #include "hilsim/rt/model.h"
-#include "hilsim/rt/plan/decision.h"
 
 namespace hilsim::annotate {
 
 enum class Carrier { kCustomOptions, kMetadata };
-using rt::plan::Policy;
+using planner::Policy;
 
 struct LayerAnnotation {
   int op_index = -1;

@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <vector>
 
-#include "hilsim/rt/plan/chunk_plan.h"
+#include "hilsim/planner/chunk_plan.h"
 
-namespace hilsim::rt::plan {
+namespace hilsim::planner {
 
 // The arithmetic of an int8 layer, per output feature (per-tensor layers repeat the values).
 struct LayerArithmetic {
@@ -49,4 +49,4 @@ std::vector<uint8_t> buildDescriptorTable(const Plan& plan, const LayerArithmeti
 // The core mask of a plan (bit c set for every core with a chunk).
 uint64_t coreMask(const Plan& plan);
 
-}  // namespace hilsim::rt::plan
+}  // namespace hilsim::planner

@@ -7,9 +7,9 @@
 #include <optional>
 #include <string>
 
-#include "hilsim/rt/layer_record.h"
+#include "hilsim/planner/types.h"
 
-namespace hilsim::rt::plan {
+namespace hilsim::planner {
 
 // How `annotate` decides: by the predicted cycles, or offload every layer / none.
 enum class Policy : uint8_t { kAuto, kAll, kNone };
@@ -63,4 +63,4 @@ std::string reasonText(const OffloadDecision& decision);
 // The same without the plan's origin, as an annotation stores it.
 std::string policyReasonText(const OffloadDecision& decision);
 
-}  // namespace hilsim::rt::plan
+}  // namespace hilsim::planner

@@ -1,8 +1,8 @@
-#include "hilsim/rt/plan/decision.h"
+#include "hilsim/planner/decision.h"
 
 #include <cstdio>
 
-namespace hilsim::rt::plan {
+namespace hilsim::planner {
 namespace {
 
 std::string cyclesText(const OffloadDecision& d) {
@@ -149,4 +149,4 @@ std::string reasonText(const OffloadDecision& d) {
   return "?";
 }
 
-}  // namespace hilsim::rt::plan
+}  // namespace hilsim::planner

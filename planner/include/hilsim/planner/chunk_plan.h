@@ -9,11 +9,11 @@
 #include <string>
 #include <vector>
 
-#include "hilsim/rt/layer_record.h"
+#include "hilsim/planner/types.h"
 #include "hilsim/timing/conv_schedule.h"
 #include "hilsim/timing/platform_timing.h"
 
-namespace hilsim::rt::plan {
+namespace hilsim::planner {
 
 // The hardware a plan is made for (what a chunk plan records).
 using Hardware = timing::AccelGeometry;
@@ -80,4 +80,4 @@ std::string validatePlan(const Plan& plan, const LayerShape& layer);
 // The granularity (in output features) in which a plan splits layers on `hw`.
 uint32_t splitGranularity(const Hardware& hw);
 
-}  // namespace hilsim::rt::plan
+}  // namespace hilsim::planner

@@ -13,10 +13,10 @@
 #include <cstdint>
 #include <string>
 
-#include "hilsim/rt/plan/chunk_plan.h"
+#include "hilsim/planner/chunk_plan.h"
 #include "hilsim/timing/platform_timing.h"
 
-namespace hilsim::rt::plan {
+namespace hilsim::planner {
 
 // The GEMM view of a convolution: M = batches x out_h x out_w, K = filter_h x filter_w x in_c
 // (depthwise: filter_h x filter_w), N = out_c.
@@ -40,4 +40,4 @@ std::string validateConvPlan(const Plan& plan, const LayerShape& layer);
 // cores that split the channels each reading the input.
 double inputReadFactor(const Plan& plan);
 
-}  // namespace hilsim::rt::plan
+}  // namespace hilsim::planner

@@ -1,15 +1,15 @@
-#include "hilsim/rt/plan/plan_codec.h"
+#include "hilsim/planner/plan_codec.h"
 
 #include <cstdio>
 #include <cstring>
 #include <set>
 
-#include "flatbuffer_vectors.h"
 #include "hilsim/errors.h"
-#include "hilsim/rt/plan/conv_plan.h"
+#include "hilsim/planner/conv_plan.h"
 #include "hilsim/schema/chunk_plan_generated.h"
+#include "hilsim/schema/flatbuffer_vectors.h"
 
-namespace hilsim::rt::plan {
+namespace hilsim::planner {
 namespace fb = hilsim::plan;
 
 namespace {
@@ -192,8 +192,8 @@ AnnotatedPlan decodePlan(const uint8_t* data, size_t size) {
     chunk.tile_n = c->tile_n();
     chunk.num_tiles = c->num_tiles();
     chunk.sram_input = c->sram_input_offset();
-    chunk.sram_tile = copyScalars(c->sram_weight_offset());
-    const std::vector<uint64_t> params = copyScalars(c->sram_params_offset());
+    chunk.sram_tile = schema::copyScalars(c->sram_weight_offset());
+    const std::vector<uint64_t> params = schema::copyScalars(c->sram_params_offset());
     chunk.sram_output = c->sram_output_offset();
     chunk.sram_used = c->sram_bytes_used();
     if (conv) {
@@ -203,8 +203,8 @@ AnnotatedPlan decodePlan(const uint8_t* data, size_t size) {
       chunk.m_count = c->m_count();
       chunk.band_rows = c->band_rows();
       chunk.num_bands = c->num_bands();
-      chunk.sram_inputs = copyScalars(c->sram_input_buffers());
-      chunk.sram_outputs = copyScalars(c->sram_output_buffers());
+      chunk.sram_inputs = schema::copyScalars(c->sram_input_buffers());
+      chunk.sram_outputs = schema::copyScalars(c->sram_output_buffers());
     }
     if (params.size() != chunk.sram_tile.size())
       throw ModelError("chunk plan: core " + std::to_string(chunk.core) +
@@ -323,4 +323,4 @@ std::string describePlan(const AnnotatedPlan& a) {
   return text;
 }
 
-}  // namespace hilsim::rt::plan
+}  // namespace hilsim::planner

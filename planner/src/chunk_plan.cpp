@@ -1,12 +1,13 @@
-#include "hilsim/rt/plan/chunk_plan.h"
+#include "hilsim/planner/chunk_plan.h"
 
 #include <algorithm>
 #include <set>
 
+#include "chunk_checks.h"
 #include "hilsim/errors.h"
-#include "hilsim/rt/plan/conv_plan.h"
+#include "hilsim/planner/conv_plan.h"
 
-namespace hilsim::rt::plan {
+namespace hilsim::planner {
 namespace {
 
 uint64_t alignUp(uint64_t v, uint64_t a) {
@@ -121,19 +122,12 @@ std::string validatePlan(const Plan& plan, const GemmShape& shape) {
            " layer, the operator is FULLY_CONNECTED";
   if (plan.shape.rows != shape.rows || plan.shape.k != shape.k || plan.shape.n != shape.n)
     return "plan is for a " + shapeText(plan.shape) + " layer, the operator is " + shapeText(shape);
-  if (hw.num_cores == 0 || hw.sram_bytes == 0 || hw.array_rows == 0 || hw.array_cols == 0)
-    return "plan records no hardware";
-  if (plan.chunks.empty()) return "plan has no chunks";
-  if (plan.chunks.size() > hw.num_cores)
-    return "plan has " + std::to_string(plan.chunks.size()) + " chunks for " +
-           std::to_string(hw.num_cores) + " cores";
+  if (std::string problem = planHardwareProblem(plan); !problem.empty()) return problem;
   std::vector<const Chunk*> sorted;
   std::set<uint32_t> cores;
   for (const Chunk& c : plan.chunks) {
-    if (c.core >= hw.num_cores)
-      return "chunk for core " + std::to_string(c.core) + " on " + std::to_string(hw.num_cores) +
-             "-core hardware";
-    if (!cores.insert(c.core).second) return "two chunks for core " + std::to_string(c.core);
+    if (std::string problem = chunkCoreProblem(c, hw.num_cores, &cores); !problem.empty())
+      return problem;
     sorted.push_back(&c);
   }
   std::sort(sorted.begin(), sorted.end(),
@@ -154,20 +148,12 @@ std::string validatePlan(const Plan& plan, const GemmShape& shape) {
     if (c->sram_tile.empty() || c->sram_tile.size() > 2)
       return who + " needs one or two tile buffers, has " + std::to_string(c->sram_tile.size());
     // Buffers: [offset, size) each; all inside SRAM and pairwise disjoint.
-    std::vector<std::pair<uint64_t, uint64_t>> buffers = {
-        {c->sram_input, uint64_t{shape.rows} * shape.k},
-        {c->sram_output, uint64_t{shape.rows} * c->n_count}};
-    for (uint64_t t : c->sram_tile) buffers.emplace_back(t, per_feature * c->tile_n);
-    for (const auto& [offset, size] : buffers)
-      if (offset > hw.sram_bytes || size > hw.sram_bytes - offset)
-        return who + ": buffer at offset " + std::to_string(offset) + " (" + std::to_string(size) +
-               " bytes) lies beyond " + std::to_string(hw.sram_bytes) + " bytes of SRAM";
-    for (size_t i = 0; i < buffers.size(); ++i)
-      for (size_t j = i + 1; j < buffers.size(); ++j) {
-        const auto& [a, as] = buffers[i];
-        const auto& [b, bs] = buffers[j];
-        if (a < b + bs && b < a + as) return who + ": SRAM buffers overlap";
-      }
+    std::vector<SramBuffer> buffers = {{c->sram_input, uint64_t{shape.rows} * shape.k},
+                                       {c->sram_output, uint64_t{shape.rows} * c->n_count}};
+    for (uint64_t t : c->sram_tile) buffers.push_back({t, per_feature * c->tile_n});
+    if (std::string problem = sramBufferProblem(who, buffers, hw.sram_bytes, UINT64_MAX);
+        !problem.empty())
+      return problem;
   }
   if (expected != shape.n)
     return "output features " + std::to_string(expected) + ".." + std::to_string(shape.n - 1) +
@@ -175,4 +161,4 @@ std::string validatePlan(const Plan& plan, const GemmShape& shape) {
   return "";
 }
 
-}  // namespace hilsim::rt::plan
+}  // namespace hilsim::planner

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "hilsim/planner/plan_codec.h"
 #include "hilsim/rt/kernel.h"
 #include "hilsim/rt/model.h"
-#include "hilsim/rt/plan/plan_codec.h"
 
-namespace hilsim::rt::plan {
+namespace hilsim::rt {
 
 // The plans of a model's metadata carrier, by operator index of the first subgraph.
 class MetadataPlans {
@@ -34,10 +34,12 @@ class MetadataPlans {
 // The annotation `node` carries, decoded and checked against the layer `shape`; nullopt if it
 // carries none. Throws ModelError for foreign custom_options, a corrupt plan, a plan that does not
 // match the layer, or a corrupt metadata carrier.
-std::optional<AnnotatedPlan> findAnnotation(const Node& node, const MetadataPlans& metadata,
-                                            const LayerShape& layer);
+std::optional<planner::AnnotatedPlan> findAnnotation(const Node& node,
+                                                     const MetadataPlans& metadata,
+                                                     const planner::LayerShape& layer);
 // A FULLY_CONNECTED layer of `shape`.
-std::optional<AnnotatedPlan> findAnnotation(const Node& node, const MetadataPlans& metadata,
-                                            const GemmShape& shape);
+std::optional<planner::AnnotatedPlan> findAnnotation(const Node& node,
+                                                     const MetadataPlans& metadata,
+                                                     const GemmShape& shape);
 
-}  // namespace hilsim::rt::plan
+}  // namespace hilsim::rt

@@ -1,4 +1,4 @@
-#include "hilsim/rt/plan/layer_image.h"
+#include "hilsim/planner/layer_image.h"
 
 #include <algorithm>
 #include <cstring>
@@ -6,7 +6,7 @@
 
 #include "hilsim/drv/regs.h"
 
-namespace hilsim::rt::plan {
+namespace hilsim::planner {
 
 namespace regs = drv::regs;
 
@@ -167,4 +167,4 @@ uint64_t coreMask(const Plan& plan) {
   return mask;
 }
 
-}  // namespace hilsim::rt::plan
+}  // namespace hilsim::planner

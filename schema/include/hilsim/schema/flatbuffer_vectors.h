@@ -8,7 +8,7 @@
 #include <cstring>
 #include <vector>
 
-namespace hilsim::rt {
+namespace hilsim::schema {
 
 template <typename T>
 std::vector<T> copyScalars(const flatbuffers::Vector<T>* v) {
@@ -21,4 +21,4 @@ std::vector<T> copyScalars(const flatbuffers::Vector<T>* v) {
   return out;
 }
 
-}  // namespace hilsim::rt
+}  // namespace hilsim::schema

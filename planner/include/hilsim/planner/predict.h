@@ -8,13 +8,13 @@
 #include <optional>
 #include <vector>
 
-#include "hilsim/rt/layer_record.h"
-#include "hilsim/rt/plan/chunk_plan.h"
+#include "hilsim/planner/chunk_plan.h"
+#include "hilsim/planner/types.h"
 #include "hilsim/timing/cpu_cost_model.h"
 #include "hilsim/timing/job_timeline.h"
 #include "hilsim/timing/platform_timing.h"
 
-namespace hilsim::rt::plan {
+namespace hilsim::planner {
 
 // The job the plan makes, and the driver's register traffic for it.
 timing::JobWork jobWork(const Plan& plan);
@@ -56,4 +56,4 @@ uint64_t convReferenceCycles(const ConvGeometry& geo, const timing::CpuCostModel
 double arrayUtilization(const Plan& plan, const std::vector<timing::CoreCounts>& cores);
 double predictedUtilization(const Plan& plan, const timing::PlatformTiming& t);
 
-}  // namespace hilsim::rt::plan
+}  // namespace hilsim::planner

@@ -1,4 +1,4 @@
-#include "hilsim/rt/plan/predict.h"
+#include "hilsim/planner/predict.h"
 
 #include <algorithm>
 #include <cmath>
@@ -6,13 +6,32 @@
 #include "hilsim/drv/driver.h"
 #include "hilsim/drv/regs.h"
 #include "hilsim/errors.h"
-#include "hilsim/rt/plan/conv_plan.h"
+#include "hilsim/planner/conv_plan.h"
 
-namespace hilsim::rt::plan {
+namespace hilsim::planner {
 namespace {
 
 uint64_t toHost(uint64_t cycles, double mhz, const timing::Clocks& clocks) {
   return static_cast<uint64_t>(static_cast<double>(cycles) * clocks.cpu_mhz / mhz + 0.5);
+}
+
+// The MACs of the first member of a shape family (member(n), n from 1 up) for which pays(n): the
+// sizes double until one pays, then bisection between it and the half that did not. nullopt if
+// none pays up to 2^40 MACs and n up to max_n.
+template <typename Member, typename Pays>
+std::optional<uint64_t> firstPayingMacs(const Member& member, const Pays& pays, uint64_t max_n) {
+  const uint64_t limit_macs = uint64_t{1} << 40;
+  uint64_t hi = 1;
+  while (!pays(hi)) {
+    hi *= 2;
+    if (member(hi).macs() > limit_macs || hi > max_n) return std::nullopt;
+  }
+  uint64_t lo = hi / 2;  // lo does not pay (or is 0)
+  while (hi - lo > 1) {
+    const uint64_t mid = lo + (hi - lo) / 2;
+    (pays(mid) ? hi : lo) = mid;
+  }
+  return member(hi).macs();
 }
 
 }  // namespace
@@ -114,18 +133,7 @@ std::optional<uint64_t> breakEvenMacs(const GemmShape& shape, const Hardware& hw
       return false;
     }
   };
-  const uint64_t limit_macs = uint64_t{1} << 40;
-  uint64_t hi = 1;
-  while (!pays(hi)) {
-    hi *= 2;
-    if (member(hi).macs() > limit_macs || hi > (uint64_t{1} << 31)) return std::nullopt;
-  }
-  uint64_t lo = hi / 2;  // lo does not pay (or is 0)
-  while (hi - lo > 1) {
-    const uint64_t mid = lo + (hi - lo) / 2;
-    (pays(mid) ? hi : lo) = mid;
-  }
-  return member(hi).macs();
+  return firstPayingMacs(member, pays, uint64_t{1} << 31);
 }
 
 uint64_t convReferenceCycles(const ConvGeometry& g, const timing::CpuCostModel& cpu) {
@@ -173,18 +181,7 @@ std::optional<uint64_t> convBreakEvenMacs(const ConvGeometry& geo, const Hardwar
       return false;
     }
   };
-  const uint64_t limit_macs = uint64_t{1} << 40;
-  uint64_t hi = 1;
-  while (!pays(hi)) {
-    hi *= 2;
-    if (member(hi).macs() > limit_macs || hi > (uint64_t{1} << 16)) return std::nullopt;
-  }
-  uint64_t lo = hi / 2;
-  while (hi - lo > 1) {
-    const uint64_t mid = lo + (hi - lo) / 2;
-    (pays(mid) ? hi : lo) = mid;
-  }
-  return member(hi).macs();
+  return firstPayingMacs(member, pays, uint64_t{1} << 16);
 }
 
-}  // namespace hilsim::rt::plan
+}  // namespace hilsim::planner

@@ -1,15 +1,16 @@
-#include "hilsim/rt/plan/conv_plan.h"
+#include "hilsim/planner/conv_plan.h"
 
 #include <algorithm>
 #include <limits>
 #include <optional>
 #include <set>
 
+#include "chunk_checks.h"
 #include "hilsim/drv/regs.h"
 #include "hilsim/errors.h"
-#include "hilsim/rt/plan/predict.h"
+#include "hilsim/planner/predict.h"
 
-namespace hilsim::rt::plan {
+namespace hilsim::planner {
 namespace {
 
 constexpr uint64_t kField16 = std::numeric_limits<uint16_t>::max();  // the descriptor's fields
@@ -294,20 +295,13 @@ std::string validateConvPlan(const Plan& plan, const LayerShape& layer) {
   if (plan.shape.rows != gemm.rows || plan.shape.k != gemm.k || plan.shape.n != gemm.n)
     return "plan's GEMM shape does not match its convolution";
   const Hardware& hw = plan.hardware;
-  if (hw.num_cores == 0 || hw.sram_bytes == 0 || hw.array_rows == 0 || hw.array_cols == 0)
-    return "plan records no hardware";
-  if (plan.chunks.empty()) return "plan has no chunks";
-  if (plan.chunks.size() > hw.num_cores)
-    return "plan has " + std::to_string(plan.chunks.size()) + " chunks for " +
-           std::to_string(hw.num_cores) + " cores";
+  if (std::string problem = planHardwareProblem(plan); !problem.empty()) return problem;
   std::set<uint32_t> cores;
   uint64_t covered = 0;
   for (const Chunk& c : plan.chunks) {
     const std::string who = "chunk of core " + std::to_string(c.core);
-    if (c.core >= hw.num_cores)
-      return "chunk for core " + std::to_string(c.core) + " on " + std::to_string(hw.num_cores) +
-             "-core hardware";
-    if (!cores.insert(c.core).second) return "two chunks for core " + std::to_string(c.core);
+    if (std::string problem = chunkCoreProblem(c, hw.num_cores, &cores); !problem.empty())
+      return problem;
     if (c.n_count == 0 || c.m_count == 0) return who + " is empty";
     if (uint64_t{c.n_begin} + c.n_count > g.out_c)
       return who + " has output channels beyond " + std::to_string(g.out_c);
@@ -332,21 +326,14 @@ std::string validateConvPlan(const Plan& plan, const LayerShape& layer) {
              " and " + std::to_string(c.sram_outputs.size());
     if (c.sram_input != c.sram_inputs[0] || c.sram_output != c.sram_outputs[0])
       return who + ": its first input and output buffers disagree with its offsets";
-    std::vector<std::pair<uint64_t, uint64_t>> buffers;
-    for (uint64_t o : c.sram_inputs) buffers.emplace_back(o, timing::inputBufferBytes(g, w));
+    std::vector<SramBuffer> buffers;
+    for (uint64_t o : c.sram_inputs) buffers.push_back({o, timing::inputBufferBytes(g, w)});
     for (uint64_t o : c.sram_tile)
-      buffers.emplace_back(o, timing::tileBufferBytes(g, w, kParamBytesPerFeature));
-    for (uint64_t o : c.sram_outputs) buffers.emplace_back(o, timing::outputBufferBytes(g, w));
-    for (const auto& [offset, bytes] : buffers)
-      if (offset > hw.sram_bytes || bytes > hw.sram_bytes - offset || offset > kField32)
-        return who + ": buffer at offset " + std::to_string(offset) + " (" + std::to_string(bytes) +
-               " bytes) lies beyond " + std::to_string(hw.sram_bytes) + " bytes of SRAM";
-    for (size_t i = 0; i < buffers.size(); ++i)
-      for (size_t j = i + 1; j < buffers.size(); ++j) {
-        const auto& [a, as] = buffers[i];
-        const auto& [o, os] = buffers[j];
-        if (a < o + os && o < a + as) return who + ": SRAM buffers overlap";
-      }
+      buffers.push_back({o, timing::tileBufferBytes(g, w, kParamBytesPerFeature)});
+    for (uint64_t o : c.sram_outputs) buffers.push_back({o, timing::outputBufferBytes(g, w)});
+    if (std::string problem = sramBufferProblem(who, buffers, hw.sram_bytes, kField32);
+        !problem.empty())
+      return problem;
     covered += uint64_t{c.n_count} * c.m_count;
   }
   for (size_t i = 0; i < plan.chunks.size(); ++i)
@@ -374,4 +361,4 @@ double inputReadFactor(const Plan& plan) {
   return static_cast<double>(bytes) / static_cast<double>(g.inputBytes());
 }
 
-}  // namespace hilsim::rt::plan
+}  // namespace hilsim::planner

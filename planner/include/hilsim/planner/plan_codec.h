@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "hilsim/rt/plan/chunk_plan.h"
+#include "hilsim/planner/chunk_plan.h"
 
-namespace hilsim::rt::plan {
+namespace hilsim::planner {
 
 constexpr uint16_t kPlanVersion = 1;      // FULLY_CONNECTED plans, and plan sets
 constexpr uint16_t kPlanVersionConv = 2;  // convolution plans
@@ -82,4 +82,4 @@ std::vector<PlanEntry> decodePlanSet(const uint8_t* data, size_t size);
 // One line describing a plan, for `inspect` and messages.
 std::string describePlan(const AnnotatedPlan& annotated);
 
-}  // namespace hilsim::rt::plan
+}  // namespace hilsim::planner
