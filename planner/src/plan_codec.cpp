@@ -11,6 +11,12 @@
 
 namespace hilsim::planner {
 namespace fb = hilsim::plan;
+static_assert(static_cast<int>(fb::Objective::Cycles) ==
+                  static_cast<int>(hilsim::planner::Objective::kCycles) &&
+              static_cast<int>(fb::Objective::Energy) ==
+                  static_cast<int>(hilsim::planner::Objective::kEnergy) &&
+              static_cast<int>(fb::Objective::Edp) ==
+                  static_cast<int>(hilsim::planner::Objective::kEdp));
 
 namespace {
 
@@ -118,10 +124,12 @@ std::vector<uint8_t> encodePlan(const AnnotatedPlan& a) {
                                      p.hardware.array_cols, toFb(p.hardware.dataflow),
                                      p.hardware.sram_bytes, p.hardware.double_buffer);
   const fb::LayerShape shape(p.shape.rows, p.shape.k, p.shape.n);
-  const auto decision =
-      fb::CreateDecision(b, a.decision.offload, a.decision.predicted_accel_cycles,
-                         a.decision.predicted_ref_cycles, a.decision.break_even_macs,
-                         b.CreateString(a.decision.policy), b.CreateString(a.decision.reason));
+  const auto decision = fb::CreateDecision(
+      b, a.decision.offload, a.decision.predicted_accel_cycles, a.decision.predicted_ref_cycles,
+      a.decision.break_even_macs, b.CreateString(a.decision.policy),
+      b.CreateString(a.decision.reason), static_cast<fb::Objective>(a.decision.objective),
+      a.decision.predicted_accel_energy_uj, a.decision.predicted_ref_energy_uj,
+      a.decision.break_even_energy_macs);
   const auto chunk_vector = b.CreateVector(chunks);
   const auto geometry = conv ? encodeGeometry(b, p.conv) : 0;
   flatbuffers::Offset<fb::Cpu> cpu = 0;
@@ -222,6 +230,13 @@ AnnotatedPlan decodePlan(const uint8_t* data, size_t size) {
   a.decision.break_even_macs = d.break_even_macs();
   a.decision.policy = d.policy() ? d.policy()->str() : "";
   a.decision.reason = d.reason() ? d.reason()->str() : "";
+  if (d.objective() > fb::Objective::MAX)
+    throw ModelError("chunk plan's decision has an unknown objective (" +
+                     std::to_string(static_cast<int>(d.objective())) + ")");
+  a.decision.objective = static_cast<Objective>(d.objective());
+  a.decision.predicted_accel_energy_uj = d.predicted_accel_energy_uj();
+  a.decision.predicted_ref_energy_uj = d.predicted_ref_energy_uj();
+  a.decision.break_even_energy_macs = d.break_even_energy_macs();
   if (const fb::Cpu* cpu = p.cpu()) {
     if (!cpu->preset() || !cpu->kernels() || !cpu->model())
       throw ModelError("chunk plan's CPU record lacks its preset, kernels or model");

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 #include "hilsim/drv/driver.h"
 #include "hilsim/drv/regs.h"
 #include "hilsim/errors.h"
 #include "hilsim/planner/conv_plan.h"
+#include "hilsim/planner/layer_energy.h"
 
 namespace hilsim::planner {
 namespace {
@@ -109,13 +111,40 @@ Prediction predictAccelerated(const Plan& plan, const timing::PlatformTiming& t)
   on_plan.geometry = plan.hardware;
   const timing::JobTimeline timeline =
       timing::jobTimeline(on_plan, jobWork(plan), driverTraffic(plan));
-  const AccelBreakdown b = splitCycles(plan, t.clocks, timeline.steps, timeline.cores, 0);
-  return {timeline.steps.end, b.fixed_cycles, b.variable_cycles};
+  AccelBreakdown b = splitCycles(plan, t.clocks, timeline.steps, timeline.cores, 0);
+  const timing::JobWork work = jobWork(plan);
+  b.host_input_bytes = timing::hostInputBytes(work);
+  b.host_output_bytes = timing::hostOutputBytes(work);
+  const timing::DriverTraffic traffic = driverTraffic(plan);
+  b.register_accesses =
+      uint64_t{traffic.submit_writes} + traffic.completion_reads + traffic.completion_writes;
+  b.sleep_cycles = timeline.sleep_cycles;
+  b.predicted_cycles = timeline.steps.end;
+  return {timeline.steps.end, b.fixed_cycles, b.variable_cycles, b};
+}
+
+PathCosts predictCosts(const Plan& plan, const timing::PlatformTiming& t, uint64_t ref_cycles,
+                       const ObjectiveSetting& objective) {
+  PathCosts costs;
+  costs.ref_cycles = ref_cycles;
+  if (objective.objective == Objective::kCycles) {
+    costs.accel_cycles = predictAccelerated(plan, t).cycles;
+    return costs;
+  }
+  if (!objective.params)
+    throw std::invalid_argument(std::string("objective ") + objectiveName(objective.objective) +
+                                " needs the energy parameters");
+  const Prediction p = predictAccelerated(plan, t);
+  costs.accel_cycles = p.cycles;
+  costs.accel_uj = accelEnergy(plan, p.breakdown, t, *objective.params).totalUj();
+  costs.ref_uj = refEnergyUj(ref_cycles, *objective.params);
+  return costs;
 }
 
 std::optional<uint64_t> breakEvenMacs(const GemmShape& shape, const Hardware& hw,
                                       const timing::PlatformTiming& t,
-                                      const timing::CpuCostModel& cpu) {
+                                      const timing::CpuCostModel& cpu,
+                                      const ObjectiveSetting& objective) {
   const double ratio = static_cast<double>(shape.k) / static_cast<double>(shape.n);
   auto member = [&](uint64_t n) {
     GemmShape m = shape;
@@ -127,8 +156,8 @@ std::optional<uint64_t> breakEvenMacs(const GemmShape& shape, const Hardware& hw
   auto pays = [&](uint64_t n) {
     const GemmShape m = member(n);
     try {
-      const Prediction p = predictAccelerated(makePlan(hw, m), t);
-      return p.cycles < cpu.fullyConnectedCycles(m.rows, m.k, m.n);
+      const uint64_t ref = cpu.fullyConnectedCycles(m.rows, m.k, m.n);
+      return offloadPays(objective.objective, predictCosts(makePlan(hw, m), t, ref, objective));
     } catch (const ModelError&) {
       return false;
     }
@@ -159,7 +188,8 @@ double predictedUtilization(const Plan& plan, const timing::PlatformTiming& t) {
 
 std::optional<uint64_t> convBreakEvenMacs(const ConvGeometry& geo, const Hardware& hw,
                                           const timing::PlatformTiming& t,
-                                          const timing::CpuCostModel& cpu) {
+                                          const timing::CpuCostModel& cpu,
+                                          const ObjectiveSetting& objective) {
   const double ratio = static_cast<double>(geo.in_c) / static_cast<double>(geo.out_c);
   auto member = [&](uint64_t n) {
     ConvGeometry m = geo;
@@ -176,7 +206,8 @@ std::optional<uint64_t> convBreakEvenMacs(const ConvGeometry& geo, const Hardwar
   auto pays = [&](uint64_t n) {
     const ConvGeometry m = member(n);
     try {
-      return predictAccelerated(makeConvPlan(hw, m, t), t).cycles < convReferenceCycles(m, cpu);
+      return offloadPays(objective.objective, predictCosts(makeConvPlan(hw, m, t), t,
+                                                           convReferenceCycles(m, cpu), objective));
     } catch (const ModelError&) {
       return false;
     }

@@ -93,7 +93,9 @@ JobTimeline jobTimeline(const PlatformTiming& t, const JobWork& work, const Driv
   for (const ConvCoreWork& w : work.conv_cores)
     cores.emplace_back(t, w.core, work.descriptor_bytes, convSteps(t, work, w), links);
   const uint64_t last_end = runCores(cores, links, start_ps);
+  const uint64_t wait_start_ps = now;
   now = hostWakePs(irqRisePs(t, last_end), now, cpu_ps);
+  out.sleep_cycles = (now - wait_start_ps) / cpu_ps;
   now += t.host.irq_handler_cycles * cpu_ps;
   for (uint32_t a = 0; a < driver.completion_reads + driver.completion_writes; ++a)
     now = registerAccess(t, now).done_ps;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "hilsim/planner/chunk_plan.h"
+#include "hilsim/planner/decision.h"
 
 namespace hilsim::planner {
 
@@ -27,6 +28,13 @@ struct Decision {
   uint64_t break_even_macs = 0;  // 0: no size of this shape family pays
   std::string policy;            // auto | all | none
   std::string reason;
+  // What the auto policy minimized; cycles in plans written before plans recorded it. Under
+  // energy and edp: the predicted energy of both paths (uJ) and the family's energy break-even
+  // (0: no size pays); 0 under cycles.
+  Objective objective = Objective::kCycles;
+  double predicted_accel_energy_uj = 0;
+  double predicted_ref_energy_uj = 0;
+  uint64_t break_even_energy_macs = 0;
 };
 
 // The host CPU a decision was made for (schema table Cpu): what the planner assumed of the CPU

@@ -9,30 +9,14 @@
 #include "hilsim/config/hardware_config.h"
 #include "hilsim/energy/area.h"
 #include "hilsim/energy/energy.h"
+#include "hilsim/planner/layer_energy.h"
 #include "hilsim/rt/layer_record.h"
 
 namespace hilsim::report {
 
-// The action counts of one layer invocation, or of several (they add up). Counts of the
-// accelerator's cores are summed over the cores except the busy times, which static power with
-// energy.power_gating needs per core.
-struct LayerActions {
-  uint64_t macs = 0;              // the accelerator's MACs (0 on the reference path)
-  uint64_t sram_read_bytes = 0;   // the cores' SRAM: operand reads and DMA stores out
-  uint64_t sram_write_bytes = 0;  // the cores' SRAM: DMA loads in and the array's results
-  uint64_t dma_bytes = 0;         // bytes the cores' DMA moved
-  uint64_t bus_beats = 0;         // beats of bus.width_bytes on the shared bus
-  uint64_t system_memory_read_bytes = 0;
-  uint64_t system_memory_write_bytes = 0;
-  uint64_t register_accesses = 0;
-  uint64_t cpu_active_cycles = 0;      // host cycles running kernels, the driver and copies
-  uint64_t cpu_sleep_cycles = 0;       // host cycles asleep waiting for the accelerator
-  uint64_t flash_line_reads = 0;       // host flash lines of model data (not counted yet: 0)
-  uint64_t simulated_ps = 0;           // the layer's time
-  std::vector<uint64_t> core_busy_ps;  // per core; empty without an accelerator
-
-  void add(const LayerActions& other);
-};
+// The action counts of one layer invocation, or of several (they add up); the planner counts its
+// predictions the same way (planner/layer_energy.h).
+using planner::LayerActions;
 
 // The counts of one layer invocation. `with_accelerator`: the run's system has the accelerator
 // (every mode but ref), whose cores then leak over the layer's time.

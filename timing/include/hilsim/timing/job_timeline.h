@@ -71,6 +71,9 @@ struct JobSteps {
 struct JobTimeline {
   JobSteps steps;
   std::vector<CoreCounts> cores;  // as `work.cores`
+  // Host cycles asleep waiting for the job's interrupt: from the last register write that starts
+  // the job to the host's wake-up on the interrupt (as the host CPU's waitForIrq counts them).
+  uint64_t sleep_cycles = 0;
 };
 
 JobTimeline jobTimeline(const PlatformTiming& t, const JobWork& work, const DriverTraffic& driver);
