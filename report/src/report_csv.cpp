@@ -21,7 +21,7 @@ std::string header(uint32_t num_cores) {
          "bus_stall_cycles,bytes_moved,mac_utilization_fraction,break_even_macs,cycles_percent";
   for (uint32_t c = 0; c < num_cores; ++c)
     out << ",core" << c << "_busy_cycles,core" << c << "_utilization_fraction";
-  out << ",energy_uj,ref_energy_uj";
+  out << ",energy_uj,ref_energy_uj,break_even_energy_macs";
   for (const auto& component : energy::EnergyBreakdown{}.components())
     out << ",energy_" << component.first << "_uj";
   // The run's memory figures, the same on every row (JSON simulation.memory).
@@ -46,7 +46,8 @@ std::string memoryColumns(const RunReport& report) {
 }
 
 // A record's row without the run-wide columns: `head` up to break_even_macs, `tail` from the
-// first core's columns to the energy components, each column after a comma.
+// first core's columns to the energy components (the energy break-even among them), each column
+// after a comma.
 struct RowParts {
   std::string head, tail;
 };
@@ -83,7 +84,9 @@ RowParts rowParts(const rt::LayerRecord& r, const config::HardwareConfig& config
     out << busy.busy_cycles << ',' << csvNumber(busy.utilization);
   }
   const energy::EnergyBreakdown e = energyOf(layerActions(r, config, with_accelerator), config);
-  out << ',' << csvNumber(e.totalUj()) << ',' << csvNumber(refEnergyUj(r.ref_cycles, config));
+  out << ',' << csvNumber(e.totalUj()) << ',' << csvNumber(refEnergyUj(r.ref_cycles, config))
+      << ',';
+  if (r.break_even_energy_macs) out << *r.break_even_energy_macs;
   for (const auto& component : e.components()) out << ',' << csvNumber(component.second);
   parts.tail = out.str();
   return parts;

@@ -142,6 +142,7 @@ Json layerJson(const rt::LayerRecord& r, const config::HardwareConfig& config,
     accel["predicted_cycles"] = a.predicted_cycles;
   }
   layer["break_even_macs"] = orNull(r.break_even_macs);
+  layer["break_even_energy_macs"] = orNull(r.break_even_energy_macs);
   layer["flash"] = flashJson(r.flash);
   putEnergy(layer, layerActions(r, config, with_accelerator), config, r.ref_cycles);
   return layer;

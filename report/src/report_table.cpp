@@ -108,8 +108,7 @@ void printReport(std::ostream& out, const RunReport& report, const TableOptions&
       << report.config_source << "  cpu " << report.config.cpu.preset << " @ "
       << fixed(report.config.cpu.clock_mhz, 0) << " MHz, "
       << config::toString(report.config.cpu.kernels) << " kernels  accel "
-      << report.config.accel.num_cores
-      << " cores\n"
+      << report.config.accel.num_cores << " cores\n"
       << cpuCyclesSource(report) << "\n";
   if (runs > 1) out << "per-layer cycles are the mean of " << runs << " invocations\n";
   std::snprintf(line, sizeof line, "%4s  %-*s  %-*s  %12s  %-5s  %12s  %6s  %12s  %7s  ", "#",

@@ -274,6 +274,7 @@ void runOnSimulatedPlatform(rt::Model& model, const RunSpec& spec, RunResult* re
   sc_core::sc_time end;
   runSession(spec.config, spec.mode, tracer.get(), [&](HostSide& side) {
     side.accel.loadMetadataPlans(model);
+    side.accel.setEnergy(spec.config.energy.params(), spec.objective);
     TracingProfiler profiler(collector, side.host, side.accel, timeline.get(), cpu_period);
     if (spec.vcd_path && spec.vcd_layers) profiler.boundTrace(tracer.get(), *spec.vcd_layers);
     ProgressProfiler progress(profiler, spec.progress);

@@ -104,6 +104,7 @@ void runSession(const config::HardwareConfig& config, Mode mode, model::Tracer* 
     rt::AccelContext accel(driver, config::accelGeometry(config), planner_timing,
                            config::costModel(config), planner::plannerCpu(config, planner_timing),
                            offloadMode(mode));
+    accel.setEnergy(config.energy.params(), planner::Objective::kCycles);
     accel.setTransactionDescriber([&p] { return p.jobFailureTransaction().describe(); });
     rt::OpResolver resolver = rt::referenceOpResolver();
     if (mode != Mode::kRef) {

@@ -10,14 +10,15 @@
 namespace hilsim::cli {
 
 int annotateCommand(int argc, char** argv, int first) {
-  std::string model_path, out, carrier = "custom_options", policy = "auto";
+  std::string model_path, out, carrier = "custom_options", policy = "auto", objective = "cycles";
   std::optional<std::string> config_path;
   std::vector<std::string> sets;
   bool quiet = false;
   ArgParser args("annotate",
                  "Plans every int8 FULLY_CONNECTED, CONV_2D and DEPTHWISE_CONV_2D layer for the\n"
                  "configured hardware (chunks over the cores, tiling, SRAM layout), predicts\n"
-                 "accelerated and reference cycles, decides whether offloading pays, and writes\n"
+                 "accelerated and reference cycles and energy, decides whether offloading pays,\n"
+                 "and writes\n"
                  "the plans into a copy of the model.\n"
                  "Operators, options, tensors and buffers stay as they are.");
   args.option("--model", &model_path, "in.tflite", "model to annotate (required)");
@@ -29,6 +30,10 @@ int annotateCommand(int argc, char** argv, int first) {
               "stock TensorFlow Lite Micro ignores");
   args.option("--policy", &policy, "auto|all|none",
               "offload where it pays (default), every layer, or none");
+  args.option("--objective", &objective, "cycles|energy|edp",
+              "what paying means for --policy auto: fewer predicted cycles (default), less\n"
+              "predicted energy (energy.* keys), or a smaller energy x cycles product; stored\n"
+              "in the plans, so `run --mode auto` re-plans by it");
   args.flag("--quiet", &quiet, "do not print the per-layer summary");
   if (!args.parse(argc, argv, first)) return 0;
   if (model_path.empty()) throw UsageError("annotate: --model is required");
@@ -41,12 +46,14 @@ int annotateCommand(int argc, char** argv, int first) {
   const annotate::Policy pol = p == "all"    ? annotate::Policy::kAll
                                : p == "none" ? annotate::Policy::kNone
                                              : annotate::Policy::kAuto;
+  const planner::Objective obj =
+      *planner::parseObjective(parseChoice("--objective", objective, {"cycles", "energy", "edp"}));
   checkWritable(out, "--out");
   std::vector<config::Override> overrides;
   for (const std::string& s : sets) overrides.push_back({s});
   const config::HardwareConfig cfg = config::loadConfig(config_path.value_or(""), overrides);
   const rt::Model model = rt::Model::fromFile(model_path);
-  const annotate::AnnotateResult result = annotate::annotateModel(model, cfg, c, pol);
+  const annotate::AnnotateResult result = annotate::annotateModel(model, cfg, c, pol, obj);
   writeFileAtomic(out, result.model);
   if (!quiet)
     for (const annotate::LayerAnnotation& l : result.layers)

@@ -45,7 +45,7 @@ int runCommand(int argc, char** argv, int first) {
   std::optional<std::string> model_path, config_path, input, output, report_path, csv, vcd,
       vcd_layers, timeline, timeline_layers;
   std::vector<std::string> sets;
-  std::string mode = "auto", seed = "1", invocations;
+  std::string mode = "auto", seed = "1", invocations, objective = "cycles";
   bool quiet = false, per_invocation = false, wide = false;
   ArgParser args("run",
                  "Simulates inference of a .tflite model on the configured hardware and prints\n"
@@ -58,6 +58,9 @@ int runCommand(int argc, char** argv, int first) {
               "raw bytes of input tensor 0; k frames run k invocations on one interpreter");
   args.option("--output", &output, "out.bin", "write output tensor 0 of every invocation");
   args.option("--mode", &mode, "auto|accel|ref|compare", "execution mode (default auto)");
+  args.option("--objective", &objective, "cycles|energy|edp",
+              "mode auto: what a layer without an annotation is offloaded by (default cycles);\n"
+              "annotated layers follow the objective their plans store");
   args.option("--report", &report_path, "r.json", "write the per-layer report as JSON");
   args.option("--csv", &csv, "layers.csv", "write the per-layer report as CSV");
   args.option("--vcd", &vcd, "t.vcd", "write a VCD trace of the simulation");
@@ -77,6 +80,8 @@ int runCommand(int argc, char** argv, int first) {
 
   sim::RunSpec spec;
   spec.mode = sim::parseMode(mode, "--mode");
+  spec.objective =
+      *planner::parseObjective(parseChoice("--objective", objective, {"cycles", "energy", "edp"}));
   spec.seed = parseUnsigned("--seed", seed);
   // Every invocation's records go to the outputs through the record sink below, never into memory.
   spec.per_invocation = false;

@@ -41,20 +41,39 @@ void AcceleratedKernel::keepOnCpu(PathReason reason, std::string detail) {
   decision_.detail = std::move(detail);
 }
 
+std::optional<uint64_t> AcceleratedKernel::familyEnergyBreakEven() const {
+  if (!ctx_.energyParams()) return std::nullopt;
+  return familyBreakEven({planner::Objective::kEnergy, &*ctx_.energyParams()});
+}
+
 void AcceleratedKernel::planAndDecide(const std::optional<planner::AnnotatedPlan>& annotated) {
   const planner::PlanOrigin origin = resolvePlan(annotated);
   if (origin == planner::PlanOrigin::kAnnotated) {
     const uint64_t stored = annotated->decision.break_even_macs;
     if (stored) break_even_ = stored;
   } else {
-    break_even_ = familyBreakEven();
+    break_even_ = familyBreakEven({});
+  }
+  if (origin == planner::PlanOrigin::kAnnotated &&
+      annotated->decision.objective != planner::Objective::kCycles) {
+    const uint64_t stored = annotated->decision.break_even_energy_macs;
+    if (stored) break_even_energy_ = stored;
+  } else {
+    break_even_energy_ = familyEnergyBreakEven();
   }
   if (!plan_) return;
-  const planner::Prediction prediction = planner::predictAccelerated(*plan_, ctx_.timing());
-  predicted_cycles_ = prediction.cycles;
+  // A layer planned now is decided by the objective its annotation stored, else by the run's.
+  const planner::Objective objective = annotated ? annotated->decision.objective : ctx_.objective();
+  if (objective != planner::Objective::kCycles && !ctx_.energyParams())
+    throw ConfigError(std::string("objective ") + planner::objectiveName(objective) +
+                      " needs the energy model, which this run does not have");
+  const planner::PathCosts costs =
+      planner::predictCosts(*plan_, ctx_.timing(), ref_cycles_,
+                            {objective, ctx_.energyParams() ? &*ctx_.energyParams() : nullptr});
+  predicted_cycles_ = costs.accel_cycles;
   decision_ = planner::decideForMode(ctx_.mode(), origin, annotated && annotated->decision.offload,
                                      annotated ? annotated->decision.reason : std::string(),
-                                     prediction.cycles, ref_cycles_);
+                                     objective, costs);
   decision_.utilization = utilization();
   decision_.upload_bytes = planner::uploadBytes(*plan_);
   if (decision_.offload) {
@@ -155,6 +174,7 @@ void AcceleratedKernel::invokeLayer(InvokeContext& ctx, Node& node) {
   LayerRecord& rec = ctx.record();
   setReason(rec, decision_);
   rec.break_even_macs = break_even_;
+  rec.break_even_energy_macs = break_even_energy_;
   if (!decision_.offload) {
     runReference(ctx, node);
     return;  // the interpreter charges the reference cycles

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "hilsim/planner/layer_image.h"
+#include "hilsim/planner/predict.h"
 #include "hilsim/rt/kernels/fully_connected_accel.h"
 
 namespace hilsim::rt {
@@ -28,8 +29,11 @@ class AcceleratedKernel : public Kernel {
   virtual Tensor& outputTensor() const = 0;
   // Computes the output with the reference kernel (the clock is charged by the caller).
   virtual void runReference(InvokeContext& ctx, Node& node) = 0;
-  // The break-even MACs of the layer's shape family (plan/predict.h).
-  virtual std::optional<uint64_t> familyBreakEven() const = 0;
+  // The break-even MACs of the layer's shape family under `objective` (plan/predict.h).
+  virtual std::optional<uint64_t> familyBreakEven(
+      const planner::ObjectiveSetting& objective) const = 0;
+  // The energy break-even of the family; nullopt without the context's energy parameters.
+  std::optional<uint64_t> familyEnergyBreakEven() const;
   // The predicted share of the arrays' MAC slots in use, shown in decisions; none by default.
   virtual std::optional<double> utilization() const { return std::nullopt; }
 
@@ -55,6 +59,7 @@ class AcceleratedKernel : public Kernel {
   std::optional<planner::Plan> plan_;
   planner::OffloadDecision decision_;
   std::optional<uint64_t> break_even_;
+  std::optional<uint64_t> break_even_energy_;
 
  private:
   struct Placement {

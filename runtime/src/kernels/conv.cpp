@@ -88,8 +88,8 @@ class Conv2DRef final : public Kernel {
       path_ = Path::kPointwise;
       return;
     }
-    scratch_ = ctx.requestScratch(kernels::opt::convInt8Im2colScratchElements(p_) *
-                                  sizeof(int16_t));
+    scratch_ =
+        ctx.requestScratch(kernels::opt::convInt8Im2colScratchElements(p_) * sizeof(int16_t));
     path_ = Path::kIm2col;
   }
 

@@ -58,8 +58,10 @@ class ConvAccel final : public AcceleratedKernel {
     return planner::makeConvPlan(ctx_.hardware(), layer_.geometry, ctx_.timing());
   }
 
-  std::optional<uint64_t> familyBreakEven() const override {
-    return planner::convBreakEvenMacs(layer_.geometry, ctx_.hardware(), ctx_.timing(), ctx_.cpu());
+  std::optional<uint64_t> familyBreakEven(
+      const planner::ObjectiveSetting& objective) const override {
+    return planner::convBreakEvenMacs(layer_.geometry, ctx_.hardware(), ctx_.timing(), ctx_.cpu(),
+                                      objective);
   }
 
   std::optional<double> utilization() const override {

@@ -1,7 +1,7 @@
 // DEPTHWISE_CONV_2D kernel, int8 with per-channel int8 filters and int32 bias: the reference
 // arithmetic (hilsim/kernels/depthwise_conv.h) or the optimized library's
-// (hilsim/kernels/optimized/depthwise_conv.h); prepare validates the node and computes the per-channel
-// requantization once.
+// (hilsim/kernels/optimized/depthwise_conv.h); prepare validates the node and computes the
+// per-channel requantization once.
 
 #include <cstdint>
 #include <string>

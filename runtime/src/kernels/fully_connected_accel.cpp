@@ -74,7 +74,8 @@ class FullyConnectedAccel final : public AcceleratedKernel {
         findAnnotation(node, ctx_.metadataPlans(), shape);
     if (params_.type == TensorType::FLOAT32) {
       decision_.reason = PathReason::kFloatLayer;
-      break_even_ = familyBreakEven();
+      break_even_ = familyBreakEven({});
+      break_even_energy_ = familyEnergyBreakEven();
       return fullyConnectedWork(params_);
     }
     planAndDecide(annotated);
@@ -90,8 +91,10 @@ class FullyConnectedAccel final : public AcceleratedKernel {
     return planner::makePlan(ctx_.hardware(), params_.shape);
   }
 
-  std::optional<uint64_t> familyBreakEven() const override {
-    return planner::breakEvenMacs(params_.shape, ctx_.hardware(), ctx_.timing(), ctx_.cpu());
+  std::optional<uint64_t> familyBreakEven(
+      const planner::ObjectiveSetting& objective) const override {
+    return planner::breakEvenMacs(params_.shape, ctx_.hardware(), ctx_.timing(), ctx_.cpu(),
+                                  objective);
   }
 
   const Tensor& inputTensor() const override { return *params_.input; }

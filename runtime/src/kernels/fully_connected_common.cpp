@@ -277,7 +277,6 @@ uint64_t zeroOperandMacs(const FullyConnectedParams& p) {
   return zero;
 }
 
-
 void runFullyConnectedReference(InvokeContext& ctx, const FullyConnectedParams& p) {
   const auto rows = static_cast<int32_t>(p.shape.rows);
   const auto k = static_cast<int32_t>(p.shape.k);

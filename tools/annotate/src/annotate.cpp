@@ -105,10 +105,13 @@ void removeAnnotations(tflite::ModelT& m, bool refuse_foreign) {
 }  // namespace
 
 AnnotateResult annotateModel(const rt::Model& model, const config::HardwareConfig& config,
-                             Carrier carrier, Policy policy) {
+                             Carrier carrier, Policy policy, planner::Objective objective) {
   const planner::Hardware hw = config::accelGeometry(config);
   const timing::PlatformTiming timing = planner::plannerTiming(config, firmware::measureDriverPath);
   const timing::CpuCostModel cpu = config::costModel(config);
+  const energy::EnergyParams energy_params = config.energy.params();
+  const planner::ObjectiveSetting setting{objective, &energy_params};
+  const planner::ObjectiveSetting by_energy{planner::Objective::kEnergy, &energy_params};
   // The interpreter's node view gives each operator its tensors; nothing is allocated.
   rt::Model working = rt::Model::fromBytes(model.bytes(), model.label());
   const rt::OpResolver resolver = rt::referenceOpResolver();
@@ -147,11 +150,12 @@ AnnotateResult annotateModel(const rt::Model& model, const config::HardwareConfi
       result.layers.push_back(layer);
       continue;
     }
-    const uint64_t predicted = planner::predictAccelerated(annotated.plan, timing).cycles;
     const uint64_t ref =
         fc ? cpu.fullyConnectedCycles(shape->gemm.rows, shape->gemm.k, shape->gemm.n)
            : planner::convReferenceCycles(shape->conv, cpu);
-    planner::OffloadDecision decision = planner::decideByPolicy(policy, predicted, ref);
+    const planner::PathCosts costs = planner::predictCosts(annotated.plan, timing, ref, setting);
+    const uint64_t predicted = costs.accel_cycles;
+    planner::OffloadDecision decision = planner::decideByPolicy(policy, objective, costs);
     if (!fc) decision.utilization = planner::predictedUtilization(annotated.plan, timing);
     decision.upload_bytes = planner::uploadBytes(annotated.plan);
     planner::Decision& d = annotated.decision;
@@ -161,6 +165,15 @@ AnnotateResult annotateModel(const rt::Model& model, const config::HardwareConfi
     d.break_even_macs = (fc ? planner::breakEvenMacs(shape->gemm, hw, timing, cpu)
                             : planner::convBreakEvenMacs(shape->conv, hw, timing, cpu))
                             .value_or(0);
+    d.objective = objective;
+    if (objective != planner::Objective::kCycles) {
+      d.predicted_accel_energy_uj = *costs.accel_uj;
+      d.predicted_ref_energy_uj = *costs.ref_uj;
+      d.break_even_energy_macs =
+          (fc ? planner::breakEvenMacs(shape->gemm, hw, timing, cpu, by_energy)
+              : planner::convBreakEvenMacs(shape->conv, hw, timing, cpu, by_energy))
+              .value_or(0);
+    }
     d.policy = planner::policyName(policy);
     d.reason = planner::policyReasonText(decision);
     const std::vector<uint8_t> bytes = planner::encodePlan(annotated);

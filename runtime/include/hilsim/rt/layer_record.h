@@ -60,6 +60,9 @@ struct LayerRecord {
   uint64_t zero_operand_macs = 0;
   std::optional<AccelBreakdown> accel;
   std::optional<uint64_t> break_even_macs;
+  // The same by predicted energy: the MACs from which the family's accelerated path takes less
+  // energy than the reference kernel (none without an energy model or when no size pays).
+  std::optional<uint64_t> break_even_energy_macs;
   // The flash memory system's counts while the layer ran, where the instruction-set simulator
   // ran it (its reference kernel or the driver's job path).
   std::optional<iss::FlashStats> flash;

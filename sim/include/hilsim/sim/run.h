@@ -17,6 +17,9 @@ namespace hilsim::sim {
 
 struct RunSpec {
   Mode mode = Mode::kAuto;
+  // What a layer planned at run time without an annotation is decided by in auto mode (an
+  // annotated layer keeps its plan's objective, re-planned or not).
+  planner::Objective objective = planner::Objective::kCycles;
   config::HardwareConfig config;
   std::string config_source;
   // Raw bytes for input tensor 0, a whole number of frames; empty: pseudo-random inputs.

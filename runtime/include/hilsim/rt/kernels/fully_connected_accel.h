@@ -9,10 +9,12 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "hilsim/drv/driver.h"
+#include "hilsim/energy/energy_params.h"
 #include "hilsim/planner/chunk_plan.h"
 #include "hilsim/planner/decision.h"
 #include "hilsim/rt/annotation.h"
@@ -82,6 +84,17 @@ class AccelContext {
   const planner::CpuAssumptions& cpuAssumptions() const { return cpu_assumptions_; }
   OffloadMode mode() const { return mode_; }
 
+  // The energy model (the configured energy.* parameters) and the objective of layers planned at
+  // run time without an annotation (an annotated layer re-planned for this run keeps the
+  // objective its plan stored). Without energy parameters only the cycles objective decides, and
+  // no energy break-even is reported.
+  void setEnergy(const energy::EnergyParams& params, planner::Objective objective) {
+    energy_params_ = params;
+    objective_ = objective;
+  }
+  const std::optional<energy::EnergyParams>& energyParams() const { return energy_params_; }
+  planner::Objective objective() const { return objective_; }
+
  private:
   drv::Driver& driver_;
   planner::Hardware hardware_;
@@ -89,6 +102,8 @@ class AccelContext {
   timing::CpuCostModel cpu_;
   planner::CpuAssumptions cpu_assumptions_;
   OffloadMode mode_;
+  std::optional<energy::EnergyParams> energy_params_;
+  planner::Objective objective_ = planner::Objective::kCycles;
   MetadataPlans metadata_plans_;
   std::vector<std::string> notes_;
   std::vector<JobFailure> failures_;

@@ -31,9 +31,12 @@ struct AnnotateResult {
 
 // Plans every int8 FULLY_CONNECTED, CONV_2D and DEPTHWISE_CONV_2D layer of `model` for `config`
 // (grouped convolutions are left alone, with the reason) and writes the plans with the given
-// carrier; earlier hilsim annotations are replaced, so annotating twice is idempotent.
+// carrier; earlier hilsim annotations are replaced, so annotating twice is idempotent. The auto
+// policy offloads where the accelerated path costs less under `objective` (predicted cycles, or
+// the predicted energy of config.energy, or their product); the plans store the objective.
 AnnotateResult annotateModel(const rt::Model& model, const config::HardwareConfig& config,
-                             Carrier carrier, Policy policy);
+                             Carrier carrier, Policy policy,
+                             planner::Objective objective = planner::Objective::kCycles);
 
 // Removes every hilsim annotation (operator custom_options holding a plan, the metadata entry).
 std::vector<uint8_t> stripModel(const rt::Model& model);
