@@ -43,23 +43,30 @@ int crossoverCommand(int argc, char** argv, int first) {
   progress.reset();
   writeFileAtomic(out + "/crossover.csv", sweep::crossoverCsv(results));
   writeFileAtomic(out + "/break_even.csv", sweep::breakEvenCsv(results));
-  std::printf("%-14s %5s %8s %22s %22s\n", "family", "rows", "k:n", "break-even MACs", "predicted");
+  std::printf("%-14s %5s %8s %22s %22s %22s %22s\n", "family", "rows", "k:n", "break-even MACs",
+              "predicted", "by energy", "predicted");
   bool any_from_smallest = false;
   for (const sweep::FamilyResult& r : results) {
     writeFileAtomic(out + "/crossover-" + r.family.name + ".svg", sweep::crossoverSvg(r));
+    writeFileAtomic(out + "/crossover-energy-" + r.family.name + ".svg",
+                    sweep::crossoverEnergySvg(r));
     // A family whose smallest size already pays has its break-even at or below that size.
     const std::string simulated = !r.break_even_macs ? "none up to 16M"
                                                      : (r.pays_from_smallest ? "<= " : "") +
                                                            std::to_string(*r.break_even_macs);
     any_from_smallest = any_from_smallest || r.pays_from_smallest;
-    std::printf("%-14s %5u %8g %22s %22s\n", r.family.name.c_str(), r.family.rows,
+    auto orNone = [](const std::optional<uint64_t>& macs) {
+      return macs ? std::to_string(*macs) : std::string("none");
+    };
+    std::printf("%-14s %5u %8g %22s %22s %22s %22s\n", r.family.name.c_str(), r.family.rows,
                 double(r.family.k_per_n_num) / double(r.family.k_per_n_den), simulated.c_str(),
-                r.predicted_break_even ? std::to_string(*r.predicted_break_even).c_str() : "none");
+                orNone(r.predicted_break_even).c_str(), orNone(r.break_even_energy_macs).c_str(),
+                orNone(r.predicted_break_even_energy).c_str());
   }
   if (any_from_smallest)
     std::cout << "<= N: offloading already pays at the smallest size tried (N MACs); the "
                  "break-even lies at or below it\n";
-  std::cout << "wrote " << out << "/crossover.csv, break_even.csv and " << results.size()
+  std::cout << "wrote " << out << "/crossover.csv, break_even.csv and " << 2 * results.size()
             << " plots\n";
   return 0;
 }

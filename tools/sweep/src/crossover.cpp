@@ -12,10 +12,12 @@
 #include "hilsim/modelgen/conv_gen.h"
 #include "hilsim/modelgen/model_gen.h"
 #include "hilsim/planner/conv_plan.h"
+#include "hilsim/planner/layer_energy.h"
 #include "hilsim/planner/planner_timing.h"
 #include "hilsim/planner/predict.h"
 #include "hilsim/plot/svg_plot.h"
 #include "hilsim/report/csv.h"
+#include "hilsim/report/energy.h"
 #include "hilsim/report/report.h"
 #include "hilsim/rt/interpreter.h"
 #include "hilsim/sim/session.h"
@@ -65,16 +67,23 @@ std::vector<uint8_t> memberModel(const ShapeFamily& f, uint32_t n) {
   return modelgen::generateConv(spec);
 }
 
-// The planner's prediction for member n; 0 if it does not fit.
-uint64_t predictMember(const config::HardwareConfig& config, const ShapeFamily& f, uint32_t n) {
+struct MemberPrediction {
+  uint64_t cycles = 0;
+  double energy_uj = 0;
+};
+
+// The planner's prediction for member n; zeros if it does not fit.
+MemberPrediction predictMember(const config::HardwareConfig& config, const ShapeFamily& f,
+                               uint32_t n) {
   const planner::Hardware hw = config::accelGeometry(config);
   const timing::PlatformTiming t = planner::plannerTiming(config, firmware::measureDriverPath);
   try {
     const planner::Plan plan = f.conv ? planner::makeConvPlan(hw, convMember(f, n), t)
                                       : planner::makePlan(hw, {f.rows, kOf(f, n), n});
-    return planner::predictAccelerated(plan, t).cycles;
+    const planner::Prediction p = planner::predictAccelerated(plan, t);
+    return {p.cycles, planner::accelEnergy(plan, p.breakdown, t, config.energy.params()).totalUj()};
   } catch (const ModelError&) {
-    return 0;
+    return {};
   }
 }
 
@@ -108,12 +117,27 @@ CrossoverPoint measure(sim::HostSide& side, const config::HardwareConfig& config
   p.macs = r.macs;
   p.ref_cycles = r.ref_cycles;
   p.accel_cycles = r.path == rt::ExecPath::kAccel ? r.cycles : 0;
-  p.predicted_accel_cycles = predictMember(config, f, n);
+  if (p.accel_cycles)
+    p.accel_energy_uj = report::energyOf(report::layerActions(r, config, true), config).totalUj();
+  p.ref_energy_uj = report::refEnergyUj(r.ref_cycles, config);
+  const MemberPrediction predicted = predictMember(config, f, n);
+  p.predicted_accel_cycles = predicted.cycles;
+  p.predicted_accel_energy_uj = predicted.energy_uj;
   return p;
 }
 
 bool pays(const CrossoverPoint& p) {
   return p.accel_cycles > 0 && p.accel_cycles < p.ref_cycles;
+}
+
+bool savesEnergy(const CrossoverPoint& p) {
+  return p.accel_cycles > 0 && p.accel_energy_uj < p.ref_energy_uj;
+}
+
+std::string number(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.6g", value);
+  return text;
 }
 
 }  // namespace
@@ -196,13 +220,21 @@ std::vector<FamilyResult> runCrossover(const config::HardwareConfig& config,
       for (const auto& [n, p] : by_n) fr.points.push_back(p);
       if (win) fr.break_even_macs = by_n[*win].macs;
       fr.pays_from_smallest = win && !lose;
+      // By energy: the first size from which every larger simulated size saves energy.
+      for (auto it = by_n.rbegin(); it != by_n.rend() && savesEnergy(it->second); ++it)
+        fr.break_even_energy_macs = it->second.macs;
       const planner::Hardware hw = config::accelGeometry(config);
       const timing::PlatformTiming timing =
           planner::plannerTiming(config, firmware::measureDriverPath);
-      fr.predicted_break_even = f.conv ? planner::convBreakEvenMacs(convMember(f, 64), hw, timing,
-                                                                    config::costModel(config))
-                                       : planner::breakEvenMacs({f.rows, kOf(f, 64), 64}, hw,
-                                                                timing, config::costModel(config));
+      const energy::EnergyParams params = config.energy.params();
+      const timing::CpuCostModel cpu = config::costModel(config);
+      auto breakEven = [&](const planner::ObjectiveSetting& objective) {
+        return f.conv
+                   ? planner::convBreakEvenMacs(convMember(f, 64), hw, timing, cpu, objective)
+                   : planner::breakEvenMacs({f.rows, kOf(f, 64), 64}, hw, timing, cpu, objective);
+      };
+      fr.predicted_break_even = breakEven({});
+      fr.predicted_break_even_energy = breakEven({planner::Objective::kEnergy, &params});
       results.push_back(std::move(fr));
     }
   });
@@ -211,20 +243,24 @@ std::vector<FamilyResult> runCrossover(const config::HardwareConfig& config,
 
 std::string crossoverCsv(const std::vector<FamilyResult>& results) {
   std::string out =
-      "family,rows,k,n,macs,accel_cycles,ref_cycles,predicted_accel_cycles,offload_pays\n";
+      "family,rows,k,n,macs,accel_cycles,ref_cycles,predicted_accel_cycles,offload_pays,"
+      "accel_energy_uj,ref_energy_uj,predicted_accel_energy_uj,offload_saves_energy\n";
   for (const FamilyResult& r : results)
     for (const CrossoverPoint& p : r.points)
       out += csvField(p.family) + "," + std::to_string(p.rows) + "," + std::to_string(p.k) + "," +
              std::to_string(p.n) + "," + std::to_string(p.macs) + "," +
              std::to_string(p.accel_cycles) + "," + std::to_string(p.ref_cycles) + "," +
-             std::to_string(p.predicted_accel_cycles) + "," + (pays(p) ? "true" : "false") + "\n";
+             std::to_string(p.predicted_accel_cycles) + "," + (pays(p) ? "true" : "false") + "," +
+             (p.accel_cycles ? number(p.accel_energy_uj) : "") + "," + number(p.ref_energy_uj) +
+             "," + (p.predicted_accel_cycles ? number(p.predicted_accel_energy_uj) : "") + "," +
+             (savesEnergy(p) ? "true" : "false") + "\n";
   return out;
 }
 
 std::string breakEvenCsv(const std::vector<FamilyResult>& results) {
   std::string out =
       "family,rows,k_per_n,break_even_macs,predicted_break_even_macs,"
-      "pays_from_smallest_size\n";
+      "pays_from_smallest_size,break_even_energy_macs,predicted_break_even_energy_macs\n";
   for (const FamilyResult& r : results) {
     char ratio[32];
     std::snprintf(ratio, sizeof ratio, "%g",
@@ -232,14 +268,18 @@ std::string breakEvenCsv(const std::vector<FamilyResult>& results) {
     out += csvField(r.family.name) + "," + std::to_string(r.family.rows) + "," + ratio + "," +
            (r.break_even_macs ? std::to_string(*r.break_even_macs) : "") + "," +
            (r.predicted_break_even ? std::to_string(*r.predicted_break_even) : "") + "," +
-           (r.pays_from_smallest ? "true" : "false") + "\n";
+           (r.pays_from_smallest ? "true" : "false") + "," +
+           (r.break_even_energy_macs ? std::to_string(*r.break_even_energy_macs) : "") + "," +
+           (r.predicted_break_even_energy ? std::to_string(*r.predicted_break_even_energy) : "") +
+           "\n";
   }
   return out;
 }
 
-std::string crossoverSvg(const FamilyResult& r) {
-  LineChart chart;
-  chart.title = "accelerated vs reference cycles: " + r.family.name;
+namespace {
+
+// The family in words, under each plot's title.
+std::string familySubtitle(const FamilyResult& r) {
   char sub[160];
   if (r.family.conv)
     std::snprintf(sub, sizeof sub,
@@ -251,7 +291,15 @@ std::string crossoverSvg(const FamilyResult& r) {
     std::snprintf(sub, sizeof sub,
                   "rows %u, k = %g n; second invocation (weights already in place)", r.family.rows,
                   double(r.family.k_per_n_num) / double(r.family.k_per_n_den));
-  chart.subtitle = sub;
+  return sub;
+}
+
+}  // namespace
+
+std::string crossoverSvg(const FamilyResult& r) {
+  LineChart chart;
+  chart.title = "accelerated vs reference cycles: " + r.family.name;
+  chart.subtitle = familySubtitle(r);
   chart.x_label = "layer size (MACs per inference)";
   chart.y_label = "host CPU cycles per inference";
   chart.log_x = chart.log_y = true;
@@ -278,6 +326,37 @@ std::string crossoverSvg(const FamilyResult& r) {
             {double(p.macs), double(p.accel_cycles),
              (r.pays_from_smallest ? "pays from the smallest size tried, " : "break-even ") +
                  tickLabel(double(p.macs)) + " MACs"});
+  return renderSvg(chart);
+}
+
+std::string crossoverEnergySvg(const FamilyResult& r) {
+  LineChart chart;
+  chart.title = "accelerated vs reference energy: " + r.family.name;
+  chart.subtitle = familySubtitle(r);
+  chart.x_label = "layer size (MACs per inference)";
+  chart.y_label = "energy per inference (uJ)";
+  chart.log_x = chart.log_y = true;
+  Series accel{"accelerated (simulated)", {}, {}, false};
+  Series ref{"reference kernel", {}, {}, false};
+  Series predicted{"accelerated (predicted)", {}, {}, true};
+  for (const CrossoverPoint& p : r.points) {
+    if (p.accel_cycles) {
+      accel.x.push_back(double(p.macs));
+      accel.y.push_back(p.accel_energy_uj);
+    }
+    ref.x.push_back(double(p.macs));
+    ref.y.push_back(p.ref_energy_uj);
+    if (p.predicted_accel_cycles) {
+      predicted.x.push_back(double(p.macs));
+      predicted.y.push_back(p.predicted_accel_energy_uj);
+    }
+  }
+  chart.series = {accel, ref, predicted};
+  if (r.break_even_energy_macs)
+    for (const CrossoverPoint& p : r.points)
+      if (p.macs == *r.break_even_energy_macs)
+        chart.markers.push_back({double(p.macs), p.accel_energy_uj,
+                                 "energy break-even " + tickLabel(double(p.macs)) + " MACs"});
   return renderSvg(chart);
 }
 

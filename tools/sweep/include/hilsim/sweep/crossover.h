@@ -2,7 +2,8 @@
 // Where offloading a layer starts to pay. For each shape family (FULLY_CONNECTED: fixed rows and
 // k:n ratio; convolution: a fixed image and window, in = out channels) the layer is simulated on
 // the accelerated and on the reference path at growing sizes; the crossover is found by
-// bisection on the simulated cycles and compared with the planner's prediction.
+// bisection on the simulated cycles and compared with the planner's prediction. Each size's energy
+// on both paths (the report's energy model) gives the energy break-even beside it.
 
 #include <cstdint>
 #include <optional>
@@ -36,6 +37,11 @@ struct CrossoverPoint {
   uint64_t accel_cycles = 0;  // simulated, second invocation (weights already in place)
   uint64_t ref_cycles = 0;
   uint64_t predicted_accel_cycles = 0;
+  // The same invocation's energy (uJ) by the report's energy model: simulated accelerated (0
+  // when it did not run accelerated), the reference kernel's, and the planner's prediction.
+  double accel_energy_uj = 0;
+  double ref_energy_uj = 0;
+  double predicted_accel_energy_uj = 0;
 };
 
 struct FamilyResult {
@@ -45,6 +51,11 @@ struct FamilyResult {
   // The smallest size tried already pays: the break-even lies at or below break_even_macs.
   bool pays_from_smallest = false;
   std::optional<uint64_t> predicted_break_even;  // the planner's break_even_macs
+  // By energy: the smallest simulated size from which every simulated size takes less energy
+  // accelerated (at the resolution of the sizes simulated for the cycles), and the planner's
+  // break_even_energy_macs.
+  std::optional<uint64_t> break_even_energy_macs;
+  std::optional<uint64_t> predicted_break_even_energy;
 };
 
 // Simulates every family on one platform built from `config`. `progress` is told after every
@@ -56,5 +67,7 @@ std::vector<FamilyResult> runCrossover(const config::HardwareConfig& config,
 std::string crossoverCsv(const std::vector<FamilyResult>& results);
 std::string breakEvenCsv(const std::vector<FamilyResult>& results);
 std::string crossoverSvg(const FamilyResult& result);
+// The same family's energy per inference, both paths (crossover-energy-<family>.svg).
+std::string crossoverEnergySvg(const FamilyResult& result);
 
 }  // namespace hilsim::sweep
