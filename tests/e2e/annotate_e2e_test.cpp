@@ -184,6 +184,68 @@ TEST_F(Carriers, StripRestoresTheModel) {
     }
 }
 
+// annotate --objective energy: a large layer that pays in cycles takes more energy accelerated
+// when the processing elements leak 1 W each, so it stays on the CPU, as annotated; the plan keeps
+// the objective, so a run on other hardware re-plans by energy too. The cycles objective offloads.
+TEST(AnnotateObjective, EnergyAnnotationDecidesByEnergy) {
+  const std::string dir = makeTempDir("annotate-objective");
+  const std::string big = dir + "/big.tflite";
+  expectOk(runHilsim({"gen-model", "--layers", "1024,1024", "--out", big}));
+  const std::vector<std::string> leaky = {"--config", preset("m4"), "--set",
+                                          "energy.pe_leakage_uw=1000000"};
+  auto annotateAndRun = [&](const std::string& objective, const std::string& run_config) {
+    const std::string model = dir + "/big." + objective + ".tflite";
+    std::vector<std::string> annotate = {"annotate", "--model", big,           "--out",
+                                         model,      "--quiet", "--objective", objective};
+    annotate.insert(annotate.end(), leaky.begin(), leaky.end());
+    expectOk(runHilsim(annotate));
+    const std::string report = dir + "/" + objective + "." + run_config + ".json";
+    expectOk(runHilsim({"run", "--model", model, "--config", preset(run_config), "--set",
+                        "energy.pe_leakage_uw=1000000", "--report", report, "--quiet"}));
+    return readJsonFile(report).at("layers")[0];
+  };
+  const JsonDoc cycles = annotateAndRun("cycles", "m4");
+  EXPECT_EQ(cycles.at("path").get<std::string>(), "accel");
+  EXPECT_EQ(cycles.at("reason").get<std::string>().find("by energy"), std::string::npos);
+  EXPECT_LT(cycles.at("cycles").get<uint64_t>(), cycles.at("ref_cycles").get<uint64_t>());
+
+  const JsonDoc energy = annotateAndRun("energy", "m4");
+  const std::string reason = energy.at("reason").get<std::string>();
+  EXPECT_EQ(energy.at("path").get<std::string>(), "ref");
+  EXPECT_EQ(reason.rfind("keep on CPU (below break-even: by energy: accel ", 0), 0u) << reason;
+  EXPECT_NE(reason.find(", as annotated"), std::string::npos) << reason;
+  // No size of the family saves energy with such leakage; some size saves cycles.
+  EXPECT_TRUE(energy.at("break_even_energy_macs").is_null());
+  EXPECT_FALSE(energy.at("break_even_macs").is_null());
+  // The cycles run shows why: its accelerated energy exceeds the reference path's.
+  EXPECT_GT(cycles.at("energy_uj").get<double>(), cycles.at("ref_energy_uj").get<double>());
+
+  const JsonDoc replanned = annotateAndRun("energy", "m8");
+  const std::string again = replanned.at("reason").get<std::string>();
+  EXPECT_EQ(replanned.at("path").get<std::string>(), "ref");
+  EXPECT_NE(again.find("by energy: accel "), std::string::npos) << again;
+  EXPECT_NE(again.find("re-planned for this hardware"), std::string::npos) << again;
+}
+
+// run --objective applies to layers without an annotation.
+TEST(AnnotateObjective, RunObjectiveDecidesUnannotatedLayers) {
+  const std::string dir = makeTempDir("run-objective");
+  const std::string big = dir + "/big.tflite";
+  expectOk(runHilsim({"gen-model", "--layers", "1024,1024", "--out", big}));
+  for (const std::string objective : {"cycles", "energy", "edp"}) {
+    const std::string report = dir + "/" + objective + ".json";
+    expectOk(runHilsim({"run", "--model", big, "--config", preset("m4"), "--set",
+                        "energy.pe_leakage_uw=1000000", "--objective", objective, "--report",
+                        report, "--quiet"}));
+    const JsonDoc layer = readJsonFile(report).at("layers")[0];
+    const std::string reason = layer.at("reason").get<std::string>();
+    EXPECT_EQ(layer.at("path").get<std::string>(), objective == "energy" ? "ref" : "accel")
+        << reason;
+    if (objective == "edp") EXPECT_NE(reason.find("by energy x time: "), std::string::npos);
+  }
+  EXPECT_EQ(runHilsim({"run", "--model", big, "--objective", "joules", "--quiet"}).exit_code, 2);
+}
+
 // The fixed start-up cost of offloading: hello_world's tiny layers lose, a 1x1024->1024 layer
 // wins, and break_even_macs sits between them.
 TEST(BreakEven, TinyLayersLoseLargeLayersWin) {

@@ -283,8 +283,55 @@ TEST(Crossover, BreakEvenSeparatesLosingFromWinningSizes) {
     ++checked;
   }
   EXPECT_GT(checked, 20u);
-  for (const char* family : {"square", "wide_k4n", "narrow_n4k", "batch8_square"})
+  for (const char* family : {"square", "wide_k4n", "narrow_n4k", "batch8_square"}) {
     expectValidSvg(dir + "/crossover-" + family + ".svg");
+    expectValidSvg(dir + "/crossover-energy-" + family + ".svg");
+  }
+}
+
+// The energy columns beside the cycles: every simulated size has both paths' energy, and
+// offload_saves_energy says which is smaller; every size from a family's energy break-even on
+// saves energy, the size before it does not.
+TEST(Crossover, EnergyColumnsAreConsistent) {
+  const std::string dir = makeTempDir("crossover-energy");
+  const RunOutcome r =
+      runHilsim({"crossover", "--config", std::string(HILSIM_SOURCE_DIR) + "/configs/m4.yaml",
+                 "--set", "cpu.model=cost", "--set", "cpu.driver_job_cycles=8000", "--out", dir});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  std::istringstream rows(text(dir + "/crossover.csv"));
+  std::string line;
+  std::getline(rows, line);
+  EXPECT_EQ(line,
+            "family,rows,k,n,macs,accel_cycles,ref_cycles,predicted_accel_cycles,offload_pays,"
+            "accel_energy_uj,ref_energy_uj,predicted_accel_energy_uj,offload_saves_energy");
+  std::map<std::string, std::vector<std::pair<uint64_t, bool>>> saves;
+  while (std::getline(rows, line)) {
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string x; std::getline(ss, x, ',');) f.push_back(x);
+    ASSERT_EQ(f.size(), 13u) << line;
+    ASSERT_FALSE(f[9].empty()) << line;  // every size ran accelerated in compare mode
+    const double accel = std::stod(f[9]), ref = std::stod(f[10]);
+    EXPECT_GT(accel, 0.0) << line;
+    EXPECT_GT(ref, 0.0) << line;
+    EXPECT_EQ(f[12], accel < ref ? "true" : "false") << line;
+    saves[f[0]].push_back({std::stoull(f[4]), accel < ref});
+  }
+  std::istringstream be_rows(text(dir + "/break_even.csv"));
+  std::getline(be_rows, line);
+  size_t with_energy_break_even = 0;
+  while (std::getline(be_rows, line)) {
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    for (std::string x; std::getline(ss, x, ',');) f.push_back(x);
+    if (f.size() < 7 || f[6].empty()) continue;
+    ++with_energy_break_even;
+    const uint64_t be = std::stoull(f[6]);
+    for (const auto& [macs, saved] : saves[f[0]])
+      if (macs >= be) EXPECT_TRUE(saved) << f[0] << " " << macs;
+  }
+  EXPECT_GT(with_energy_break_even, 0u);
+  expectValidSvg(dir + "/crossover-energy-conv3x3.svg");
 }
 
 // On the default platform the executed driver is cheap enough that the smallest square layer
@@ -298,7 +345,7 @@ TEST(Crossover, SaysWhenTheSmallestSizeTriedAlreadyPays) {
   const std::string be = text(dir + "/break_even.csv");
   EXPECT_EQ(be.substr(0, be.find('\n')),
             "family,rows,k_per_n,break_even_macs,predicted_break_even_macs,"
-            "pays_from_smallest_size");
+            "pays_from_smallest_size,break_even_energy_macs,predicted_break_even_energy_macs");
   EXPECT_NE(be.find("\nsquare,1,1,16,"), std::string::npos) << be;
   EXPECT_NE(be.find(",true\n"), std::string::npos) << be;
   const std::string svg = text(dir + "/crossover-square.svg");
