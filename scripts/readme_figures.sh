@@ -25,6 +25,11 @@ render "$O/crossover/crossover-square.svg" docs/images/crossover-square.png
 render "$O/explore/plots/breakdown-mlp.svg" docs/images/breakdown-mlp.png
 render "$O/explore/plots/energy_vs_area.svg" docs/images/energy_vs_area.png
 
+# The energy break-even beside the cycle break-even: a Cortex-M4F host with a costly driver.
+"$H" crossover --config configs/m4.yaml --set cpu.preset=cortex-m4f --set cpu.model=cost \
+  --set cpu.driver_job_cycles=8000 --out "$O/crossover-energy" | tee "$O/crossover-energy.txt"
+render "$O/crossover-energy/crossover-energy-square.svg" docs/images/crossover-energy-square.png
+
 # The sweep points the README quotes: fc1024 with 16x16 arrays, against cores, bus width and SRAM.
 echo "fc1024, 16x16 arrays: cores, bus bytes, SRAM bytes, cycles per inference"
 awk -F, 'NR == 1 { for (i = 1; i <= NF; ++i) col[$i] = i; next }
