@@ -220,6 +220,20 @@ TEST(AnnotateObjective, EnergyAnnotationDecidesByEnergy) {
   // The cycles run shows why: its accelerated energy exceeds the reference path's.
   EXPECT_GT(cycles.at("energy_uj").get<double>(), cycles.at("ref_energy_uj").get<double>());
 
+  // Other energy figures: the energy decision is made again, with one warning.
+  const std::string energy_model = dir + "/big.energy.tflite";
+  const std::string other = dir + "/other-energy.json";
+  const RunOutcome r = runHilsim(
+      {"run", "--model", energy_model, "--config", preset("m4"), "--report", other, "--quiet"});
+  expectOk(r);
+  EXPECT_NE(r.err.find("decided by energy under other energy figures (energy.*); re-planned"),
+            std::string::npos)
+      << r.err;
+  const JsonDoc redecided = readJsonFile(other).at("layers")[0];
+  EXPECT_EQ(redecided.at("path").get<std::string>(), "accel");
+  EXPECT_NE(redecided.at("reason").get<std::string>().find("pays: by energy: accel "),
+            std::string::npos);
+
   const JsonDoc replanned = annotateAndRun("energy", "m8");
   const std::string again = replanned.at("reason").get<std::string>();
   EXPECT_EQ(replanned.at("path").get<std::string>(), "ref");

@@ -108,13 +108,27 @@ std::string AcceleratedKernel::annotationMismatch(const planner::AnnotatedPlan& 
     now.push_back(planner::describeCpu(cpu));
   }
   if (made_for.empty()) {
-    if (annotated.decision.predicted_ref_cycles == ref_cycles_ &&
-        annotated.decision.predicted_accel_cycles ==
-            planner::predictAccelerated(annotated.plan, ctx_.timing()).cycles)
-      return {};
-    return "chunk plans in the model were made under other cost or timing figures "
-           "(cpu.coefficients, cpu.weight_memory, bus or accelerator timing); re-planned in "
-           "memory";
+    const planner::Decision& d = annotated.decision;
+    const bool same_cycles = d.predicted_ref_cycles == ref_cycles_ &&
+                             d.predicted_accel_cycles ==
+                                 planner::predictAccelerated(annotated.plan, ctx_.timing()).cycles;
+    if (!same_cycles)
+      return "chunk plans in the model were made under other cost or timing figures "
+             "(cpu.coefficients, cpu.weight_memory, bus or accelerator timing); re-planned in "
+             "memory";
+    if (d.objective == planner::Objective::kCycles) return {};
+    // A decision by energy also rests on the energy figures it predicted with.
+    if (ctx_.energyParams()) {
+      const planner::PathCosts costs =
+          planner::predictCosts(annotated.plan, ctx_.timing(), ref_cycles_,
+                                {planner::Objective::kEnergy, &*ctx_.energyParams()});
+      if (*costs.accel_uj == d.predicted_accel_energy_uj &&
+          *costs.ref_uj == d.predicted_ref_energy_uj)
+        return {};
+    }
+    return std::string("chunk plans in the model were decided by ") +
+           planner::objectiveName(d.objective) +
+           " under other energy figures (energy.*); re-planned in memory";
   }
   auto joined = [](const std::vector<std::string>& parts) {
     std::string text;
