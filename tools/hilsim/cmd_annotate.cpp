@@ -18,8 +18,7 @@ int annotateCommand(int argc, char** argv, int first) {
                  "Plans every int8 FULLY_CONNECTED, CONV_2D and DEPTHWISE_CONV_2D layer for the\n"
                  "configured hardware (chunks over the cores, tiling, SRAM layout), predicts\n"
                  "accelerated and reference cycles and energy, decides whether offloading pays,\n"
-                 "and writes\n"
-                 "the plans into a copy of the model.\n"
+                 "and writes the plans into a copy of the model.\n"
                  "Operators, options, tensors and buffers stay as they are.");
   args.option("--model", &model_path, "in.tflite", "model to annotate (required)");
   args.option("--config", &config_path, "C.yaml", "hardware config (default: embedded defaults)");
