@@ -141,7 +141,10 @@ class FlashSystem {
       return -int64_t(sram_wait_states_);
     }
     data_line_ = line;
-    return int64_t(data(line)) - int64_t(sram_wait_states_);
+    const uint64_t reads = stats_.line_reads;
+    const uint32_t wait = data(line);
+    stats_.model_line_reads += stats_.line_reads - reads;
+    return int64_t(wait) - int64_t(sram_wait_states_);
   }
 
   // Code was loaded anew: the caches hold none of it.
