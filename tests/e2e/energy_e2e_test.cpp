@@ -262,6 +262,30 @@ TEST_F(EnergyRun, AcceleratedLayersReadNoModelFlash) {
   EXPECT_TRUE(some_accel);
 }
 
+// compare mode: the reference kernel runs on the ISS beside the accelerated path; its flash line
+// reads are the reference path's, and the accelerated layer's own are 0.
+TEST_F(EnergyRun, CompareModesReferenceRunsFlashReadsAreTheReferencePaths) {
+  const RunOutcome r =
+      runHilsim({"run", "--model", *dir_ + "/mlp.tflite", "--mode", "compare", "--set",
+                 "cpu.preset=stm32l4r5", "--report", *dir_ + "/board-compare.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const JsonDoc report = readJsonFile(*dir_ + "/board-compare.json");
+  ASSERT_EQ(report.at("mode").get<std::string>(), "compare");
+  const JsonDoc& config = report.at("config");
+  for (const JsonDoc& l : report.at("layer_stats"))
+    expectClose(l.at("ref_energy_uj").get<double>(), recomputeRef(l, config), "ref");
+  uint64_t ref_reads = 0;
+  for (const JsonDoc& l : report.at("layers")) {
+    ASSERT_EQ(l.at("path").get<std::string>(), "accel");
+    EXPECT_EQ(l.at("ref_cycles_source").get<std::string>(), "iss");
+    EXPECT_EQ(l.at("actions").at("flash_line_reads").get<uint64_t>(), 0u);
+    EXPECT_EQ(l.at("actions").at("ref_flash_line_reads").get<uint64_t>(),
+              l.at("flash").at("model_line_reads").get<uint64_t>());
+    ref_reads += l.at("actions").at("ref_flash_line_reads").get<uint64_t>();
+  }
+  EXPECT_GT(ref_reads, 0u);
+}
+
 // The number `hilsim config` prints for `leaf` in its YAML, after the line `section`.
 double printed(const std::string& yaml, const std::string& section, const std::string& leaf) {
   const size_t at = yaml.find(section);
