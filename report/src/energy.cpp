@@ -49,14 +49,16 @@ LayerActions layerActions(const rt::LayerRecord& r, const config::HardwareConfig
   LayerActions a;
   a.simulated_ps = r.cycles * cpu_ps;
   if (with_accelerator) a.core_busy_ps.assign(config.accel.num_cores, 0);
-  // The model data the instruction-set simulator read from flash while the layer ran is the
-  // reference kernel's: the driver's job path reads none (in compare mode the reference kernel
-  // ran beside the accelerated path, and its reads are the reference path's only).
+  // The model data the instruction-set simulator read from flash while the layer ran: its
+  // reference kernel's or, on the accelerated path, the driver's job path's. In compare mode the
+  // reference kernel ran beside the accelerated path too, and the reads are the reference
+  // path's (the driver's job path reads no model data).
   const uint64_t model_reads = r.flash ? r.flash->model_line_reads : 0;
-  if (r.ref_cycles_source == rt::RefCyclesSource::kExecuted) a.ref_flash_line_reads = model_reads;
+  const bool ref_executed = r.ref_cycles_source == rt::RefCyclesSource::kExecuted;
+  if (ref_executed) a.ref_flash_line_reads = model_reads;
+  a.flash_line_reads = r.accel && ref_executed ? 0 : model_reads;
   if (!r.accel) {
     a.cpu_active_cycles = r.cycles;
-    a.flash_line_reads = model_reads;
     return a;
   }
   const rt::AccelBreakdown& b = *r.accel;

@@ -28,7 +28,7 @@ struct LayerActions {
   uint64_t cpu_active_cycles = 0;  // host cycles running kernels, the driver and copies
   uint64_t cpu_sleep_cycles = 0;   // host cycles asleep waiting for the accelerator
   // Host flash lines of model data the layer's path read (FlashStats::model_line_reads), where
-  // the instruction-set simulator ran its reference kernel; 0 on the accelerated path and under
+  // the instruction-set simulator ran its reference kernel or the driver's job path; 0 under
   // the cost model.
   uint64_t flash_line_reads = 0;
   // The same of the reference path (in ref_energy_uj, not in this layer's energy): counted where
