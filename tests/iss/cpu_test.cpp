@@ -478,8 +478,8 @@ TEST(CpuFlash, DataLoadsFromFlashPayPerLineOnAMiss) {
 // code fetched from the flash code region at 0x100, so that instruction fetches read lines too.
 FlashStats modelLineReads(uint32_t wait, const FlashOptions& flash) {
   CpuOptions o = m4();
-  o.flash_wait_states = wait;
-  o.flash = flash;
+  o.memory.flash_wait_states = wait;
+  o.memory.flash = flash;
   Cpu cpu(o);
   std::vector<uint8_t> weights(4096, 7);
   cpu.mapBytes(kModelFlashBase, weights.data(), weights.size());
@@ -506,7 +506,7 @@ TEST(CpuFlash, ModelLineReadsCountTheModelDataLinesReadFromTheFlashArray) {
   const FlashStats through = modelLineReads(5, {16, false, 8, 2, 0, 1, true});
   EXPECT_EQ(through.model_line_reads, 2u);
   // STM32L4R5's ART (cpu.preset cortex-m4f): 32 lines of data cache.
-  EXPECT_EQ(modelLineReads(5, coreInfo(Core::kCortexM4F).flash).model_line_reads, 4u);
+  EXPECT_EQ(modelLineReads(5, coreInfo(Core::kCortexM4F).memory.flash).model_line_reads, 4u);
   // Without flash wait states the model flash is not counted.
   EXPECT_EQ(modelLineReads(0, FlashOptions{}).model_line_reads, 0u);
   EXPECT_EQ(modelLineReads(0, dcache).model_line_reads, 0u);
