@@ -37,6 +37,7 @@ void LayerActions::add(const LayerActions& o) {
   cpu_active_cycles += o.cpu_active_cycles;
   cpu_sleep_cycles += o.cpu_sleep_cycles;
   flash_line_reads += o.flash_line_reads;
+  ref_flash_line_reads += o.ref_flash_line_reads;
   simulated_ps += o.simulated_ps;
   if (core_busy_ps.size() < o.core_busy_ps.size()) core_busy_ps.resize(o.core_busy_ps.size());
   for (size_t c = 0; c < o.core_busy_ps.size(); ++c) core_busy_ps[c] += o.core_busy_ps[c];
@@ -48,6 +49,14 @@ LayerActions layerActions(const rt::LayerRecord& r, const config::HardwareConfig
   LayerActions a;
   a.simulated_ps = r.cycles * cpu_ps;
   if (with_accelerator) a.core_busy_ps.assign(config.accel.num_cores, 0);
+  // The model data the instruction-set simulator read from flash while the layer ran: its
+  // reference kernel's or, on the accelerated path, the driver's job path's. In compare mode the
+  // reference kernel ran beside the accelerated path too, and the reads are the reference
+  // path's (the driver's job path reads no model data).
+  const uint64_t model_reads = r.flash ? r.flash->model_line_reads : 0;
+  const bool ref_executed = r.ref_cycles_source == rt::RefCyclesSource::kExecuted;
+  if (ref_executed) a.ref_flash_line_reads = model_reads;
+  a.flash_line_reads = r.accel && ref_executed ? 0 : model_reads;
   if (!r.accel) {
     a.cpu_active_cycles = r.cycles;
     return a;
@@ -104,8 +113,11 @@ energy::EnergyBreakdown energyOf(const LayerActions& a, const config::HardwareCo
   return energy::energyOf(actionCounts(a, config), config.energy.params());
 }
 
-double refEnergyUj(uint64_t ref_cycles, const config::HardwareConfig& config) {
-  return static_cast<double>(ref_cycles) * config.energy.params().host.runPjPerCycle() * 1e-6;
+double refEnergyUj(uint64_t ref_cycles, uint64_t ref_flash_line_reads,
+                   const config::HardwareConfig& config) {
+  const energy::HostEnergyParams& host = config.energy.params().host;
+  return static_cast<double>(ref_cycles) * host.runPjPerCycle() * 1e-6 +
+         static_cast<double>(ref_flash_line_reads) * host.flash_line_read_pj * 1e-6;
 }
 
 energy::AcceleratorArea acceleratorArea(const config::HardwareConfig& config) {

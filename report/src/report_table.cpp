@@ -89,13 +89,14 @@ void printReport(std::ostream& out, const RunReport& report, const TableOptions&
   };
   std::map<int, Row> rows;
   for (const LayerStats& s : report.layer_stats)
-    rows[s.first.index] = {&s.first,
-                           s.cycles_sum,
-                           s.ref_cycles_sum,
-                           s.accel_invocations,
-                           report.cyclesPercent(s),
-                           energyOf(s.actions_sum, report.config).totalUj(),
-                           refEnergyUj(s.ref_cycles_sum, report.config)};
+    rows[s.first.index] = {
+        &s.first,
+        s.cycles_sum,
+        s.ref_cycles_sum,
+        s.accel_invocations,
+        report.cyclesPercent(s),
+        energyOf(s.actions_sum, report.config).totalUj(),
+        refEnergyUj(s.ref_cycles_sum, s.actions_sum.ref_flash_line_reads, report.config)};
   // --wide adds each layer's energy and its reference path's, in uJ.
   const bool energy_columns = options.max_columns == 0;
   size_t shape_width = 5, op_width = 2;
@@ -108,8 +109,7 @@ void printReport(std::ostream& out, const RunReport& report, const TableOptions&
       << report.config_source << "  cpu " << report.config.cpu.preset << " @ "
       << fixed(report.config.cpu.clock_mhz, 0) << " MHz, "
       << config::toString(report.config.cpu.kernels) << " kernels  accel "
-      << report.config.accel.num_cores
-      << " cores\n"
+      << report.config.accel.num_cores << " cores\n"
       << cpuCyclesSource(report) << "\n";
   if (runs > 1) out << "per-layer cycles are the mean of " << runs << " invocations\n";
   std::snprintf(line, sizeof line, "%4s  %-*s  %-*s  %12s  %-5s  %12s  %6s  %12s  %7s  ", "#",

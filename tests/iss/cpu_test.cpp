@@ -457,6 +457,7 @@ TEST(CpuFlash, DataLoadsFromFlashPayPerLineOnAMiss) {
   // No data cache: every load reads the flash.
   EXPECT_EQ(byteLoads(wait, none, 1, &stats), zero + 16 * wait);
   EXPECT_EQ(stats.line_reads, 16u);
+  EXPECT_EQ(stats.model_line_reads, 16u);  // the code runs from SRAM: every read is model data
   // A data cache: one line read per 8 bytes on the first run, none on the second.
   const FlashOptions dcache{8, false, 0, 1, 4, 2, false};
   EXPECT_EQ(byteLoads(wait, dcache, 1, &stats), zero + 2 * wait);
@@ -471,6 +472,46 @@ TEST(CpuFlash, DataLoadsFromFlashPayPerLineOnAMiss) {
   EXPECT_EQ(stats.icache_misses, 1u);
   EXPECT_EQ(stats.icache_hits, 15u);
   EXPECT_EQ(stats.dcache_hits + stats.dcache_misses, 0u);
+}
+
+// Byte loads of model flash at offsets 0, 4, 8, 20, 0, 31 (8-byte lines 0, 0, 1, 2, 0, 3), by
+// code fetched from the flash code region at 0x100, so that instruction fetches read lines too.
+FlashStats modelLineReads(uint32_t wait, const FlashOptions& flash) {
+  CpuOptions o = m4();
+  o.memory.flash_wait_states = wait;
+  o.memory.flash = flash;
+  Cpu cpu(o);
+  std::vector<uint8_t> weights(4096, 7);
+  cpu.mapBytes(kModelFlashBase, weights.data(), weights.size());
+  // ldrb r2, [r1, #k] (0x780a | k << 6) for each offset k, then bx lr.
+  cpu.loadElf(image(40, halfwords({0x780a, 0x790a, 0x7a0a, 0x7d0a, 0x780a, 0x7fca, 0x4770}), {}));
+  const RunResult r = cpu.call(0x100, {0, kModelFlashBase});
+  EXPECT_EQ(r.reason, StopReason::kReturned) << r.fault;
+  return cpu.flashStats();
+}
+
+TEST(CpuFlash, ModelLineReadsCountTheModelDataLinesReadFromTheFlashArray) {
+  // No data cache: every load of model flash reads its line, a repeated line too.
+  const FlashStats bare = modelLineReads(5, FlashOptions{});
+  EXPECT_EQ(bare.model_line_reads, 6u);
+  // The code's own two lines (14 bytes of instructions at 0x100) are line reads, not model ones.
+  EXPECT_EQ(bare.line_reads, bare.model_line_reads + 2);
+  // A data cache: the four distinct lines are read once each; the repeats hit.
+  const FlashOptions dcache{8, false, 0, 1, 4, 2, false};
+  const FlashStats cached = modelLineReads(5, dcache);
+  EXPECT_EQ(cached.model_line_reads, 4u);
+  EXPECT_EQ(cached.dcache_misses, 4u);
+  EXPECT_EQ(cached.dcache_hits, 2u);
+  // Through the instruction cache with 16-byte lines (0, 0, 0, 1, 0, 1): two lines.
+  const FlashStats through = modelLineReads(5, {16, false, 8, 2, 0, 1, true});
+  EXPECT_EQ(through.model_line_reads, 2u);
+  // STM32L4R5's ART (cpu.preset cortex-m4f): 32 lines of data cache.
+  EXPECT_EQ(modelLineReads(5, coreInfo(Core::kCortexM4F).memory.flash).model_line_reads, 4u);
+  // Without flash wait states the model flash is not counted.
+  EXPECT_EQ(modelLineReads(0, FlashOptions{}).model_line_reads, 0u);
+  EXPECT_EQ(modelLineReads(0, dcache).model_line_reads, 0u);
+  // Subtracting counts (a layer's share) keeps the model reads apart.
+  EXPECT_EQ((bare - cached).model_line_reads, 2u);
 }
 
 TEST(CpuFlash, LiteralLoadsGoThroughTheDataPath) {

@@ -25,9 +25,15 @@ struct LayerActions {
   uint64_t system_memory_read_bytes = 0;
   uint64_t system_memory_write_bytes = 0;
   uint64_t register_accesses = 0;
-  uint64_t cpu_active_cycles = 0;      // host cycles running kernels, the driver and copies
-  uint64_t cpu_sleep_cycles = 0;       // host cycles asleep waiting for the accelerator
-  uint64_t flash_line_reads = 0;       // host flash lines of model data (not counted yet: 0)
+  uint64_t cpu_active_cycles = 0;  // host cycles running kernels, the driver and copies
+  uint64_t cpu_sleep_cycles = 0;   // host cycles asleep waiting for the accelerator
+  // Host flash lines of model data the layer's path read (FlashStats::model_line_reads), where
+  // the instruction-set simulator ran its reference kernel or the driver's job path; 0 under
+  // the cost model.
+  uint64_t flash_line_reads = 0;
+  // The same of the reference path (in ref_energy_uj, not in this layer's energy): counted where
+  // the reference cycles were executed (ref_cycles_source iss), else 0.
+  uint64_t ref_flash_line_reads = 0;
   uint64_t simulated_ps = 0;           // the layer's time
   std::vector<uint64_t> core_busy_ps;  // per core; empty without an accelerator
 
@@ -42,9 +48,10 @@ LayerActions layerActions(const rt::LayerRecord& record, const config::HardwareC
 energy::ActionCounts actionCounts(const LayerActions& actions,
                                   const config::HardwareConfig& config);
 energy::EnergyBreakdown energyOf(const LayerActions& actions, const config::HardwareConfig& config);
-// The reference path's energy: `ref_cycles` of the host running its kernel, on a system without
-// the accelerator, in uJ.
-double refEnergyUj(uint64_t ref_cycles, const config::HardwareConfig& config);
+// The reference path's energy: `ref_cycles` of the host running its kernel and the
+// `ref_flash_line_reads` it made, on a system without the accelerator, in uJ.
+double refEnergyUj(uint64_t ref_cycles, uint64_t ref_flash_line_reads,
+                   const config::HardwareConfig& config);
 // The accelerator's area at the configured technology.
 energy::AcceleratorArea acceleratorArea(const config::HardwareConfig& config);
 
