@@ -305,8 +305,9 @@ std::vector<KeySpec> buildTable() {
       "Kernel library the CPU runs, the baseline of every speed-up: TFLite Micro's reference "
       "kernels, or hilsim's optimized int8 kernels (DSP extension on cortex-m4f/m33).",
       nullptr,
-      {{"cmsis_nn", "the estimated CMSIS-NN library is replaced by hilsim's optimized kernels, "
-                    "executed on the instruction-set simulator: write 'optimized'"}}));
+      {{"cmsis_nn",
+        "the estimated CMSIS-NN library is replaced by hilsim's optimized kernels, "
+        "executed on the instruction-set simulator: write 'optimized'"}}));
   t.push_back(
       floatKey(HILSIM_FIELD(cpu.clock_mhz), "MHz", 1, 10'000, "Host CPU clock.", "preset clock"));
   t.push_back(choiceKey(HILSIM_FIELD(cpu.model), named({CpuModel::kIss, CpuModel::kCost}),
@@ -391,6 +392,22 @@ std::vector<KeySpec> buildTable() {
                        "CONV_2D, per invocation.", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.conv_per_tap), "cycles/tap", 0, kUnbounded,
                        "CONV_2D, per filter tap inside the input, summed over every output.",
+                       kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.conv_per_padded_mac), "cycles/MAC", 0,
+                       kUnbounded,
+                       "CONV_2D other than 1x1, per MAC of a filter tap outside the input (a "
+                       "kernel that multiplies the zero-filled padding; 0 for the reference "
+                       "kernels).",
+                       kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.conv_per_patch_element), "cycles/element", 0,
+                       kUnbounded,
+                       "CONV_2D other than 1x1, per im2col patch element (output pixels x KH x "
+                       "KW x input channels per filter; 0 for the reference kernels).",
+                       kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.conv_per_pixel_tap), "cycles/tap", 0,
+                       kUnbounded,
+                       "CONV_2D other than 1x1, per tap of an output pixel's window (output "
+                       "pixels x KH x KW; 0 for the reference kernels).",
                        kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dwconv_per_mac), "cycles/MAC", 0, kUnbounded,
                        "DEPTHWISE_CONV_2D, per MAC of a tap inside the input.", kPreset));

@@ -26,6 +26,8 @@ OpWork convolutionWork(const ConvGeometry& g, uint32_t filter_in_c) {
     work.macs = taps_checked * filter_in_c;
     work.window_elements = inside_taps;
     work.inside_macs = inside_taps * filter_in_c;
+    work.pixel_taps = g.pixels() * g.filter_h * g.filter_w;
+    work.patch_elements = work.pixel_taps * filter_in_c;
     work.pointwise = g.filter_h == 1 && g.filter_w == 1;
   }
   return work;
@@ -56,10 +58,16 @@ uint64_t CpuCostModel::cycles(tflite::BuiltinOperator op, const OpWork& w) const
             c_.fc_float_per_output * d(uint64_t{w.gemm_rows} * w.gemm_n) + c_.fc_float_per_call);
       }
       return fullyConnectedCycles(w.gemm_rows, w.gemm_k, w.gemm_n);
-    case Op::CONV_2D:
-      return toCycles((w.pointwise ? c_.conv1x1_per_mac : c_.conv_per_mac) * d(w.inside_macs) +
+    case Op::CONV_2D: {
+      double cycles = (w.pointwise ? c_.conv1x1_per_mac : c_.conv_per_mac) * d(w.inside_macs) +
                       c_.conv_per_tap * d(w.window_elements) + c_.conv_per_output * d(w.outputs) +
-                      c_.conv_per_call);
+                      c_.conv_per_call;
+      if (!w.pointwise)
+        cycles += c_.conv_per_padded_mac * d(w.macs - std::min(w.macs, w.inside_macs)) +
+                  c_.conv_per_patch_element * d(w.patch_elements) +
+                  c_.conv_per_pixel_tap * d(w.pixel_taps);
+      return toCycles(cycles);
+    }
     case Op::DEPTHWISE_CONV_2D:
       return toCycles(c_.dwconv_per_mac * d(w.inside_macs) +
                       c_.dwconv_per_tap * d(w.window_elements) +

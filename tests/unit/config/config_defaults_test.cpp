@@ -27,6 +27,10 @@ void expectCoefficientsEq(const timing::CpuCoefficients& a, const timing::CpuCoe
   EXPECT_EQ(a.conv_per_mac, b.conv_per_mac);
   EXPECT_EQ(a.conv_per_output, b.conv_per_output);
   EXPECT_EQ(a.conv_per_call, b.conv_per_call);
+  EXPECT_EQ(a.conv_per_tap, b.conv_per_tap);
+  EXPECT_EQ(a.conv_per_padded_mac, b.conv_per_padded_mac);
+  EXPECT_EQ(a.conv_per_patch_element, b.conv_per_patch_element);
+  EXPECT_EQ(a.conv_per_pixel_tap, b.conv_per_pixel_tap);
   EXPECT_EQ(a.dwconv_per_mac, b.dwconv_per_mac);
   EXPECT_EQ(a.dwconv_per_call, b.dwconv_per_call);
   EXPECT_EQ(a.dwconv_per_tap, b.dwconv_per_tap);

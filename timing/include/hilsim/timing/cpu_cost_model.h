@@ -11,8 +11,13 @@
 //                      invocation's data; software floating point skips most of their work)
 //   CONV_2D            conv(1x1)_per_mac * inside MACs + conv_per_tap * inside taps
 //                      + conv_per_output * outputs + conv_per_call
+//                      + (not 1x1) conv_per_padded_mac * padding MACs
+//                      + conv_per_patch_element * patch elements + conv_per_pixel_tap * pixel taps
 //                      (inside taps: filter taps inside the input, summed over every output;
-//                      inside MACs: their products, inside taps x input channels per filter)
+//                      inside MACs: their products, inside taps x input channels per filter;
+//                      padding MACs: the products of the taps outside it; pixel taps: output
+//                      pixels x KH x KW; patch elements: pixel taps x input channels per filter,
+//                      what an im2col kernel copies)
 //   DEPTHWISE_CONV_2D  dwconv_per_mac * inside MACs + dwconv_per_tap * taps checked
 //                      + dwconv_per_row * rows checked + dwconv_per_output * outputs
 //                      + dwconv_per_call
@@ -77,6 +82,12 @@ struct CpuCoefficients {
   // Per filter tap inside the input: the window loop's bounds check and addressing, which
   // dominate a convolution over few input channels.
   double conv_per_tap = 0.0;
+  // Kernels that multiply the padding (an im2col patch is zero-filled outside the input): per
+  // MAC of a tap outside the input, per patch element copied and per tap of an output pixel's
+  // window. 0 for the reference kernels, which skip the taps outside.
+  double conv_per_padded_mac = 0.0;
+  double conv_per_patch_element = 0.0;
+  double conv_per_pixel_tap = 0.0;
   double dwconv_per_mac = 0.0;
   double dwconv_per_tap = 0.0;  // per tap checked against the input, inside or not
   double dwconv_per_row = 0.0;  // per filter row checked against the input
@@ -159,6 +170,8 @@ struct OpWork {
                                  // output channels; DEPTHWISE_CONV_2D: taps checked (outputs x
                                  // KH x KW)
   uint64_t window_rows = 0;      // DEPTHWISE_CONV_2D: filter rows checked (outputs x KH)
+  uint64_t pixel_taps = 0;       // CONV_2D: output pixels x KH x KW
+  uint64_t patch_elements = 0;   // CONV_2D: pixel taps x input channels per filter
   uint64_t state_bytes = 0;      // SVDF state shifted per invocation; LSTM state bytes
   uint64_t filters = 0;          // SVDF: batches x filters
   uint64_t steps = 0;            // LSTM: sequence steps (time steps, x batch when batch-major)
