@@ -18,9 +18,8 @@ int main(int argc, char** argv) {
   int n = 0;
   std::vector<PlanEntry> entries;
   for (uint32_t cores : {1u, 4u, 16u})
-    for (const hilsim::rt::GemmShape shape :
-         {hilsim::rt::GemmShape{1, 16, 16}, hilsim::rt::GemmShape{1, 1024, 1024},
-          hilsim::rt::GemmShape{4, 33, 17}}) {
+    for (const GemmShape shape :
+         {GemmShape{1, 16, 16}, GemmShape{1, 1024, 1024}, GemmShape{4, 33, 17}}) {
       Hardware hw = hilsim::config::accelGeometry(hilsim::config::HardwareConfig{});
       hw.num_cores = cores;
       hw.sram_bytes = cores == 16 ? 16384 : 262144;
