@@ -70,7 +70,8 @@ struct RawCoefficients {
   RawFloat fc_float_per_mac, fc_float_per_zero_mac, fc_float_per_output, fc_float_per_call;
   RawFloat conv1x1_per_mac, conv_per_mac, conv_per_output, conv_per_call;
   RawFloat conv_per_tap, conv_per_padded_mac, conv_per_patch_element, conv_per_pixel_tap,
-      dwconv_per_mac, dwconv_per_tap, dwconv_per_row, dwconv_per_output, dwconv_per_call;
+      dwconv_per_mac, dwconv_per_tap, dwconv_per_row, dwconv_per_output, dwconv_per_call,
+      dwconv_per_scalar_mac, dwconv_per_pixel, dwconv_per_general_pixel;
   RawFloat pool_per_element, pool_per_output, softmax_per_element, quantize_per_element,
       quantize_float_per_element, dequantize_per_element;
   RawFloat reshape_per_call, reshape_per_byte, op_per_call;

@@ -35,6 +35,10 @@ void expectCoefficientsEq(const timing::CpuCoefficients& a, const timing::CpuCoe
   EXPECT_EQ(a.dwconv_per_call, b.dwconv_per_call);
   EXPECT_EQ(a.dwconv_per_tap, b.dwconv_per_tap);
   EXPECT_EQ(a.dwconv_per_row, b.dwconv_per_row);
+  EXPECT_EQ(a.dwconv_per_output, b.dwconv_per_output);
+  EXPECT_EQ(a.dwconv_per_scalar_mac, b.dwconv_per_scalar_mac);
+  EXPECT_EQ(a.dwconv_per_pixel, b.dwconv_per_pixel);
+  EXPECT_EQ(a.dwconv_per_general_pixel, b.dwconv_per_general_pixel);
   EXPECT_EQ(a.pool_per_element, b.pool_per_element);
   EXPECT_EQ(a.softmax_per_element, b.softmax_per_element);
   EXPECT_EQ(a.quantize_per_element, b.quantize_per_element);

@@ -152,14 +152,21 @@ std::vector<Group> groups() {
          if (term == 1 || term >= 5) return !w.pointwise;
          return true;
        }});
-  out.push_back({{Op::DEPTHWISE_CONV_2D},
-                 {{&CpuCoefficients::dwconv_per_mac, "dwconv_per_mac", insideMacsTerm},
-                  {&CpuCoefficients::dwconv_per_tap, "dwconv_per_tap", tapsTerm},
-                  {&CpuCoefficients::dwconv_per_row, "dwconv_per_row",
-                   [](const OpWork& w, const CpuCoefficients&) { return double(w.window_rows); }},
-                  {&CpuCoefficients::dwconv_per_output, "dwconv_per_output", outputsTerm},
-                  {&CpuCoefficients::dwconv_per_call, "dwconv_per_call", one}},
-                 everyTerm});
+  out.push_back(
+      {{Op::DEPTHWISE_CONV_2D},
+       {{&CpuCoefficients::dwconv_per_mac, "dwconv_per_mac", insideMacsTerm},
+        {&CpuCoefficients::dwconv_per_tap, "dwconv_per_tap", tapsTerm},
+        {&CpuCoefficients::dwconv_per_row, "dwconv_per_row",
+         [](const OpWork& w, const CpuCoefficients&) { return double(w.window_rows); }},
+        {&CpuCoefficients::dwconv_per_output, "dwconv_per_output", outputsTerm},
+        {&CpuCoefficients::dwconv_per_call, "dwconv_per_call", one},
+        {&CpuCoefficients::dwconv_per_scalar_mac, "dwconv_per_scalar_mac",
+         [](const OpWork& w, const CpuCoefficients&) { return double(w.scalar_macs); }, true},
+        {&CpuCoefficients::dwconv_per_pixel, "dwconv_per_pixel",
+         [](const OpWork& w, const CpuCoefficients&) { return double(w.pixels); }, true},
+        {&CpuCoefficients::dwconv_per_general_pixel, "dwconv_per_general_pixel",
+         [](const OpWork& w, const CpuCoefficients&) { return double(w.general_pixels); }, true}},
+       everyTerm});
   // Pooling, SOFTMAX, element-wise ops, QUANTIZE and DEQUANTIZE: a per-element coefficient each
   // and the shared op_per_call.
   out.push_back(
