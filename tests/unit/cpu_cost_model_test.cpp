@@ -205,19 +205,73 @@ TEST(CpuCostModel, ConvolutionFormulaWithTheIm2colTerms) {
   EXPECT_EQ(m.cycles(Op::CONV_2D, pw), 96u + 144u + 480u + 500u);
 }
 
-// The im2col terms price the optimized library's kernel; the reference kernels skip the padding
-// and copy no patch, so every preset's reference coefficients leave them at 0.
-TEST(CpuCostModel, Im2colTermsBelongToTheOptimizedLibrary) {
+// DEPTHWISE_CONV_2D's terms, worked out by hand for a 3x3 SAME depthwise convolution (5x5x6
+// input, stride 1, padding 1): changing the formula or a term's count fails.
+TEST(CpuCostModel, DepthwiseFormulaWithTheOptimizedKernelsTerms) {
+  ConvGeometry g;
+  g.depthwise = true;
+  g.in_h = g.in_w = 5;
+  g.in_c = 6;
+  g.filter_h = g.filter_w = 3;
+  g.pad_h = g.pad_w = 1;
+  g.out_h = g.out_w = 5;
+  g.out_c = 6;
+  const OpWork w = convolutionWork(g, 1);
+  // Per row (and column) of outputs the taps inside a 5-wide input are 2, 3, 3, 3, 2: 13, so
+  // 13 x 13 = 169 taps inside per channel.
+  EXPECT_EQ(w.outputs, 150u);
+  EXPECT_EQ(w.inside_macs, 1014u);      // 169 x 6 channels
+  EXPECT_EQ(w.window_elements, 1350u);  // 150 outputs x 9 taps checked
+  EXPECT_EQ(w.window_rows, 450u);       // 150 outputs x 3 rows
+  EXPECT_EQ(w.scalar_macs, 338u);       // 6 mod 4 = 2 channels past the four-channel loop
+  EXPECT_EQ(w.pixels, 25u);
+  EXPECT_EQ(w.general_pixels, 16u);  // the 3 x 3 interior windows take the unrolled path
+
+  CpuCoefficients c;
+  c.dwconv_per_mac = 2;
+  c.dwconv_per_tap = 1;
+  c.dwconv_per_row = 3;
+  c.dwconv_per_output = 10;
+  c.dwconv_per_call = 400;
+  c.dwconv_per_scalar_mac = 5;
+  c.dwconv_per_pixel = 7;
+  c.dwconv_per_general_pixel = 20;
+  const CpuCostModel m(c);
+  // 2 x 1014 + 1 x 1350 + 3 x 450 + 10 x 150 + 400 + 5 x 338 + 7 x 25 + 20 x 16
+  //   = 2028 + 1350 + 1350 + 1500 + 400 + 1690 + 175 + 320
+  EXPECT_EQ(m.cycles(Op::DEPTHWISE_CONV_2D, w), 8813u);
+
+  // Depth multiplier 2 over 3 input channels: the same 6 outputs per pixel, every channel in
+  // scalar code and no pixel on the unrolled path.
+  ConvGeometry d = g;
+  d.in_c = 3;
+  d.depth_multiplier = 2;
+  const OpWork dw = convolutionWork(d, 1);
+  EXPECT_EQ(dw.inside_macs, 1014u);
+  EXPECT_EQ(dw.scalar_macs, 1014u);
+  EXPECT_EQ(dw.general_pixels, 25u);
+  // 8813 + 5 x (1014 - 338) + 20 x (25 - 16)
+  EXPECT_EQ(m.cycles(Op::DEPTHWISE_CONV_2D, dw), 8813u + 3380u + 180u);
+}
+
+// The im2col and four-channel terms price the optimized library's kernels; the reference kernels
+// skip the padding, copy no patch and treat every channel and pixel alike, so every preset's
+// reference coefficients leave them at 0.
+TEST(CpuCostModel, KernelStructureTermsBelongToTheOptimizedLibrary) {
   for (const char* preset :
        {"cortex-m0plus", "cortex-m4f", "cortex-m33", "rv32im", "cortex-m7", "stm32g0b1", "fe310"}) {
     const CpuCoefficients c = cpuPreset(preset, KernelLibrary::kReference);
     EXPECT_EQ(c.conv_per_padded_mac, 0.0) << preset;
     EXPECT_EQ(c.conv_per_patch_element, 0.0) << preset;
     EXPECT_EQ(c.conv_per_pixel_tap, 0.0) << preset;
+    EXPECT_EQ(c.dwconv_per_scalar_mac, 0.0) << preset;
+    EXPECT_EQ(c.dwconv_per_pixel, 0.0) << preset;
+    EXPECT_EQ(c.dwconv_per_general_pixel, 0.0) << preset;
   }
   for (const char* preset : {"cortex-m0plus", "cortex-m4f", "cortex-m33", "rv32im"}) {
     const CpuCoefficients c = cpuPreset(preset, KernelLibrary::kOptimized);
     EXPECT_GT(c.conv_per_patch_element + c.conv_per_pixel_tap, 0.0) << preset;
+    EXPECT_GT(c.dwconv_per_scalar_mac, 0.0) << preset;
   }
 }
 
