@@ -40,8 +40,8 @@ std::string fitted(const std::string& text, size_t width) {
 std::string cpuCyclesSource(const RunReport& report) {
   const config::CpuConfig& cpu = report.config.cpu;
   if (cpu.model == config::CpuModel::kIss)
-    return "CPU cycles executed on the ISS, flash " + std::to_string(cpu.flash_wait_states) +
-           " / SRAM " + std::to_string(cpu.sram_wait_states) + " wait states, firmware -" +
+    return "CPU cycles executed on the ISS, flash " + std::to_string(cpu.memory.flash_wait_states) +
+           " / SRAM " + std::to_string(cpu.memory.sram_wait_states) + " wait states, firmware -" +
            config::toString(cpu.firmware_opt);
   return "CPU cycles from the cost model (" + cpu.preset + " coefficients, driver " +
          std::to_string(cpu.driver_job_cycles) + " cycles per job)";

@@ -21,8 +21,8 @@ using test::words;
 CpuOptions m4() {
   CpuOptions o;
   o.core = Core::kCortexM4F;
-  o.flash_wait_states = 0;
-  o.sram_wait_states = 0;
+  o.memory.flash_wait_states = 0;
+  o.memory.sram_wait_states = 0;
   return o;
 }
 
@@ -253,7 +253,7 @@ TEST(Cpu, DividesAreTimedByTheirOperands) {
 TEST(Cpu, ModelFlashReadsChargeWaitStatesThroughTheCountedPath) {
   for (uint32_t wait : {0u, 4u}) {
     CpuOptions o = m4();
-    o.flash_wait_states = wait;
+    o.memory.flash_wait_states = wait;
     Cpu cpu(o);
     const uint8_t weights[] = {7, 8, 9, 10};
     cpu.mapBytes(kModelFlashBase, weights, sizeof weights);
@@ -303,7 +303,7 @@ TEST(Cpu, CountedFlashLoadsOfEveryWidthAndAlignment) {
   for (size_t i = 0; i < weights.size(); ++i) weights[i] = uint8_t(i);
   const uint32_t wait = 3;
   CpuOptions o = m4();
-  o.flash_wait_states = wait;
+  o.memory.flash_wait_states = wait;
   Cpu arm(o);
   arm.mapBytes(kModelFlashBase, weights.data(), weights.size());
   // 0x100: ldrb r1, [r0]; ldrh r2, [r0]; ldr r3, [r0]; adds r0, r1, r2; adds r0, r0, r3; bx lr
@@ -325,7 +325,7 @@ TEST(Cpu, AlignedCountedFlashLoadsTakeTheFastPath) {
   if (!FastPaths::enabled()) GTEST_SKIP() << "the engine overrides are off in this build";
   const uint8_t weights[] = {1, 2, 3, 4, 5, 6, 7, 8};
   CpuOptions o = m4();
-  o.flash_wait_states = 2;
+  o.memory.flash_wait_states = 2;
   Cpu cpu(o);
   cpu.mapBytes(kModelFlashBase, weights, sizeof weights);
   // 0x100: ldr r0, [r1]; ldrb r2, [r1, #5]; adds r0, r0, r2; bx lr
@@ -349,8 +349,8 @@ std::vector<uint8_t> flashLoop() {
 uint64_t loopCycles(uint32_t wait, const FlashOptions& flash, uint32_t iterations,
                     FlashStats* stats = nullptr) {
   CpuOptions o = m4();
-  o.flash_wait_states = wait;
-  o.flash = flash;
+  o.memory.flash_wait_states = wait;
+  o.memory.flash = flash;
   Cpu cpu(o);
   cpu.loadElf(image(40, flashLoop(), {}));
   const RunResult r = cpu.call(0x100, {iterations, 0});
@@ -423,8 +423,8 @@ TEST(CpuFlash, ALoopLargerThanTheCacheKeepsMissing) {
 // bytes are 2 lines of 8 bytes. The code runs from SRAM, so that only the data goes to flash.
 uint64_t byteLoads(uint32_t wait, const FlashOptions& flash, int runs, FlashStats* stats) {
   CpuOptions o = m4();
-  o.flash_wait_states = wait;
-  o.flash = flash;
+  o.memory.flash_wait_states = wait;
+  o.memory.flash = flash;
   Cpu cpu(o);
   std::vector<uint8_t> weights(4096);
   for (size_t i = 0; i < weights.size(); ++i) weights[i] = uint8_t(i);
@@ -479,11 +479,11 @@ TEST(CpuFlash, LiteralLoadsGoThroughTheDataPath) {
   const std::vector<uint8_t> code = halfwords({0x4801, 0x4770, 0xbf00, 0xbf00, 42, 0});
   for (const bool dcache : {false, true}) {
     CpuOptions o = m4();
-    o.flash_wait_states = 3;
-    o.flash.icache_lines = 8;
-    o.flash.icache_ways = 2;
-    o.flash.dcache_lines = dcache ? 4 : 0;
-    o.flash.dcache_ways = dcache ? 2 : 1;
+    o.memory.flash_wait_states = 3;
+    o.memory.flash.icache_lines = 8;
+    o.memory.flash.icache_ways = 2;
+    o.memory.flash.dcache_lines = dcache ? 4 : 0;
+    o.memory.flash.dcache_ways = dcache ? 2 : 1;
     Cpu cpu(o);
     cpu.loadElf(image(40, code, {}));
     const RunResult first = cpu.call(0x100, {});
@@ -498,14 +498,14 @@ TEST(CpuFlash, LiteralLoadsGoThroughTheDataPath) {
 
 TEST(CpuFlash, OptionsAreChecked) {
   CpuOptions o = m4();
-  o.flash.line_bytes = 12;
+  o.memory.flash.line_bytes = 12;
   EXPECT_THROW(Cpu{o}, ConfigError);
   o = m4();
-  o.flash.icache_lines = 6;
-  o.flash.icache_ways = 4;
+  o.memory.flash.icache_lines = 6;
+  o.memory.flash.icache_ways = 4;
   EXPECT_THROW(Cpu{o}, ConfigError);
   o = m4();
-  o.flash.data_through_icache = true;
+  o.memory.flash.data_through_icache = true;
   EXPECT_THROW(Cpu{o}, ConfigError);
 }
 
@@ -569,7 +569,7 @@ TEST(Cpu, PresetLookup) {
   EXPECT_EQ(issPresetNames().size(), 9u);
   const CoreInfo* u575 = presetInfo("stm32u575");
   ASSERT_NE(u575, nullptr);
-  EXPECT_EQ(u575->flash_wait_states, 4u);
+  EXPECT_EQ(u575->memory.flash_wait_states, 4u);
   EXPECT_EQ(u575->exception_entry_cycles, coreInfo(Core::kCortexM33).exception_entry_cycles);
   EXPECT_EQ(presetInfo("cortex-m7"), nullptr);
   // Each board's memories: its wait states and flash memory system (line bytes, prefetch,
@@ -589,16 +589,16 @@ TEST(Cpu, PresetLookup) {
     SCOPED_TRACE(m.preset);
     const CoreInfo* info = presetInfo(m.preset);
     ASSERT_NE(info, nullptr);
-    EXPECT_EQ(info->flash_wait_states, m.wait_states);
-    EXPECT_EQ(info->flash.line_bytes, m.line_bytes);
-    EXPECT_EQ(info->flash.prefetch, m.prefetch);
-    EXPECT_EQ(info->flash.icache_lines, m.icache_lines);
-    EXPECT_EQ(info->flash.dcache_lines, m.dcache_lines);
-    EXPECT_EQ(info->flash.data_through_icache, m.data_through_icache);
+    EXPECT_EQ(info->memory.flash_wait_states, m.wait_states);
+    EXPECT_EQ(info->memory.flash.line_bytes, m.line_bytes);
+    EXPECT_EQ(info->memory.flash.prefetch, m.prefetch);
+    EXPECT_EQ(info->memory.flash.icache_lines, m.icache_lines);
+    EXPECT_EQ(info->memory.flash.dcache_lines, m.dcache_lines);
+    EXPECT_EQ(info->memory.flash.data_through_icache, m.data_through_icache);
     const CoreInfo& core = coreInfo(info->core);
     EXPECT_EQ(info->exception_entry_cycles, core.exception_entry_cycles);
     EXPECT_EQ(info->exception_exit_cycles, core.exception_exit_cycles);
-    EXPECT_EQ(info->sram_wait_states, core.sram_wait_states);
+    EXPECT_EQ(info->memory.sram_wait_states, core.memory.sram_wait_states);
   }
 }
 

@@ -373,7 +373,7 @@ std::string calibrationYaml(const Calibration& cal) {
                     "# executed on the instruction-set simulator of cpu.preset " +
                     cal.cpu.preset + "\n";
   std::snprintf(line, sizeof line, "# (flash wait states %u, SRAM wait states %u).\n",
-                cal.cpu.flash_wait_states, cal.cpu.sram_wait_states);
+                cal.cpu.memory.flash_wait_states, cal.cpu.memory.sram_wait_states);
   out += line;
   out += "# Fit per operator: shapes, mean and max relative error of the fitted formula.\n";
   for (const OpFit& f : cal.fits) {
@@ -385,9 +385,9 @@ std::string calibrationYaml(const Calibration& cal) {
   out += "cpu:\n  preset: " + cal.cpu.preset + "\n";
   out += "  kernels: " + std::string(config::toString(cal.cpu.kernels)) + "\n";
   std::snprintf(line, sizeof line, "  flash_wait_states: %u\n  sram_wait_states: %u\n",
-                cal.cpu.flash_wait_states, cal.cpu.sram_wait_states);
+                cal.cpu.memory.flash_wait_states, cal.cpu.memory.sram_wait_states);
   out += line;
-  const iss::FlashOptions& f = cal.cpu.flash;
+  const iss::FlashOptions& f = cal.cpu.memory.flash;
   std::snprintf(line, sizeof line,
                 "  flash:\n    line_bytes: %u\n    prefetch: %s\n    icache_lines: %u\n"
                 "    icache_ways: %u\n    dcache_lines: %u\n    dcache_ways: %u\n"
