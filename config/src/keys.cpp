@@ -396,6 +396,22 @@ std::vector<KeySpec> buildTable() {
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.conv_per_tap), "cycles/tap", 0, kUnbounded,
                        "CONV_2D, per filter tap inside the input, summed over every output.",
                        kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.conv_per_padded_mac), "cycles/MAC", 0,
+                       kUnbounded,
+                       "CONV_2D other than 1x1, per MAC of a filter tap outside the input (a "
+                       "kernel that multiplies the zero-filled padding; 0 for the reference "
+                       "kernels).",
+                       kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.conv_per_patch_element), "cycles/element", 0,
+                       kUnbounded,
+                       "CONV_2D other than 1x1, per im2col patch element (output pixels x KH x "
+                       "KW x input channels per filter; 0 for the reference kernels).",
+                       kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.conv_per_pixel_tap), "cycles/tap", 0,
+                       kUnbounded,
+                       "CONV_2D other than 1x1, per tap of an output pixel's window (output "
+                       "pixels x KH x KW; 0 for the reference kernels).",
+                       kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dwconv_per_mac), "cycles/MAC", 0, kUnbounded,
                        "DEPTHWISE_CONV_2D, per MAC of a tap inside the input.", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dwconv_per_tap), "cycles/tap", 0, kUnbounded,
@@ -410,6 +426,24 @@ std::vector<KeySpec> buildTable() {
                        kUnbounded, "DEPTHWISE_CONV_2D, per output.", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dwconv_per_call), "cycles/call", 0, kUnbounded,
                        "DEPTHWISE_CONV_2D, per invocation.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dwconv_per_scalar_mac), "cycles/MAC", 0,
+                       kUnbounded,
+                       "DEPTHWISE_CONV_2D, per MAC inside the input of a channel a four-channel "
+                       "kernel leaves to scalar code (the last in_c mod 4 at depth multiplier 1, "
+                       "every channel above it; 0 for the reference kernels).",
+                       kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dwconv_per_pixel), "cycles/pixel", 0,
+                       kUnbounded,
+                       "DEPTHWISE_CONV_2D, per output pixel (batches x OH x OW; 0 for the "
+                       "reference kernels).",
+                       kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dwconv_per_general_pixel), "cycles/pixel", 0,
+                       kUnbounded,
+                       "DEPTHWISE_CONV_2D, per output pixel outside an unrolled 3x3 path: every "
+                       "pixel unless the filter is 3x3 at dilation 1 and depth multiplier 1, "
+                       "else those whose window is not wholly inside the input (0 for the "
+                       "reference kernels).",
+                       kPreset));
   t.push_back(floatKey(
       HILSIM_FIELD(cpu.coefficients.pool_per_element), "cycles/element", 0, kUnbounded,
       "AVERAGE_POOL_2D and MAX_POOL_2D, per window element (outputs x KH x KW).", kPreset));

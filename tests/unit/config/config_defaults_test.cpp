@@ -27,10 +27,18 @@ void expectCoefficientsEq(const timing::CpuCoefficients& a, const timing::CpuCoe
   EXPECT_EQ(a.conv_per_mac, b.conv_per_mac);
   EXPECT_EQ(a.conv_per_output, b.conv_per_output);
   EXPECT_EQ(a.conv_per_call, b.conv_per_call);
+  EXPECT_EQ(a.conv_per_tap, b.conv_per_tap);
+  EXPECT_EQ(a.conv_per_padded_mac, b.conv_per_padded_mac);
+  EXPECT_EQ(a.conv_per_patch_element, b.conv_per_patch_element);
+  EXPECT_EQ(a.conv_per_pixel_tap, b.conv_per_pixel_tap);
   EXPECT_EQ(a.dwconv_per_mac, b.dwconv_per_mac);
   EXPECT_EQ(a.dwconv_per_call, b.dwconv_per_call);
   EXPECT_EQ(a.dwconv_per_tap, b.dwconv_per_tap);
   EXPECT_EQ(a.dwconv_per_row, b.dwconv_per_row);
+  EXPECT_EQ(a.dwconv_per_output, b.dwconv_per_output);
+  EXPECT_EQ(a.dwconv_per_scalar_mac, b.dwconv_per_scalar_mac);
+  EXPECT_EQ(a.dwconv_per_pixel, b.dwconv_per_pixel);
+  EXPECT_EQ(a.dwconv_per_general_pixel, b.dwconv_per_general_pixel);
   EXPECT_EQ(a.pool_per_element, b.pool_per_element);
   EXPECT_EQ(a.softmax_per_element, b.softmax_per_element);
   EXPECT_EQ(a.quantize_per_element, b.quantize_per_element);
