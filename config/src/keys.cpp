@@ -52,13 +52,9 @@ std::string got(const Scalar& s) {
   return s.quoted ? "the quoted string \"" + s.text + "\"" : "'" + s.text + "'";
 }
 
-// The raw and the resolved struct mirror each other, so one accessor reaches both.
-template <class Field, class Struct>
-using Member = std::decay_t<std::invoke_result_t<Field, Struct&>>;
+// The type of the resolved field a key's accessor reaches.
 template <class Field>
-using RawSlot = Member<Field, RawConfig>;
-template <class Field>
-using Resolved = Member<Field, HardwareConfig>;
+using Resolved = std::decay_t<std::invoke_result_t<Field, HardwareConfig&>>;
 
 KeySpec base(const char* key, const char* type, const char* unit, std::string range,
              const char* doc, Kind kind, std::string expected) {
@@ -76,7 +72,6 @@ void finish(KeySpec& k, const char* derived_default) {
 template <class Field>
 KeySpec intKey(const char* key, Field field, const char* unit, IntRule rule, const char* doc,
                const char* derived_default = nullptr) {
-  static_assert(std::is_same_v<RawSlot<Field>, RawInt>);
   using T = Resolved<Field>;
   static_assert(std::is_integral_v<T>);
   for (const Interval& i : rule.intervals)
@@ -86,16 +81,16 @@ KeySpec intKey(const char* key, Field field, const char* unit, IntRule rule, con
 
   KeySpec k = base(key, "int", unit, rangeText(rule), doc, Kind::kInt, "an integer");
   const std::string name = key, range = k.info.range;
-  k.store = [field, name, range](RawConfig& raw, const Scalar& s, const Origin& origin) {
+  k.store = [name, range](RawConfig& raw, const Scalar& s, const Origin& origin) {
     int64_t v = 0;
     const ParseStatus status = s.quoted ? ParseStatus::kBadSyntax : parseInteger(s.text, v);
     if (status == ParseStatus::kOverflow)
       fail(origin, name + " = " + s.text + " is out of range (" + range + ")");
     if (status != ParseStatus::kOk) fail(origin, name + ": expected an integer, got " + got(s));
-    field(raw) = RawInt{v, origin};
+    raw.set<int64_t>(name, v, origin);
   };
   k.apply = [field, name, rule](const RawConfig& raw, HardwareConfig& hw) {
-    const RawInt& slot = field(raw);
+    const RawInt slot = raw.get<int64_t>(name);
     if (!slot.value) return;
     if (!inRange(*slot.value, rule)) {
       const bool in_bounds =
@@ -116,20 +111,19 @@ constexpr double kUnbounded = std::numeric_limits<double>::infinity();
 template <class Field>
 KeySpec floatKey(const char* key, Field field, const char* unit, double lo, double hi,
                  const char* doc, const char* derived_default = nullptr) {
-  static_assert(std::is_same_v<RawSlot<Field>, RawFloat>);
   static_assert(std::is_same_v<Resolved<Field>, double>);
   KeySpec k = base(key, "float", unit, rangeText(lo, hi), doc, Kind::kFloat, "a number");
   const std::string name = key, range = k.info.range;
-  k.store = [field, name, range](RawConfig& raw, const Scalar& s, const Origin& origin) {
+  k.store = [name, range](RawConfig& raw, const Scalar& s, const Origin& origin) {
     double v = 0.0;
     const ParseStatus status = s.quoted ? ParseStatus::kBadSyntax : parseNumber(s.text, v);
     if (status == ParseStatus::kOverflow)
       fail(origin, name + " = " + s.text + " is out of range (" + range + ")");
     if (status != ParseStatus::kOk) fail(origin, name + ": expected a number, got " + got(s));
-    field(raw) = RawFloat{v, origin};
+    raw.set<double>(name, v, origin);
   };
   k.apply = [field, name, range, lo, hi](const RawConfig& raw, HardwareConfig& hw) {
-    const RawFloat& slot = field(raw);
+    const RawFloat slot = raw.get<double>(name);
     if (!slot.value) return;
     if (!(*slot.value >= lo && *slot.value <= hi))
       fail(slot.origin,
@@ -144,17 +138,16 @@ KeySpec floatKey(const char* key, Field field, const char* unit, double lo, doub
 template <class Field>
 KeySpec boolKey(const char* key, Field field, const char* doc,
                 const char* derived_default = nullptr) {
-  static_assert(std::is_same_v<RawSlot<Field>, RawBool>);
   static_assert(std::is_same_v<Resolved<Field>, bool>);
   KeySpec k = base(key, "bool", "-", "true|false", doc, Kind::kBool, "true or false");
   const std::string name = key;
-  k.store = [field, name](RawConfig& raw, const Scalar& s, const Origin& origin) {
+  k.store = [name](RawConfig& raw, const Scalar& s, const Origin& origin) {
     const std::optional<bool> v = s.quoted ? std::nullopt : parseBool(s.text);
     if (!v) fail(origin, name + ": expected true or false, got " + got(s));
-    field(raw) = RawBool{*v, origin};
+    raw.set<bool>(name, *v, origin);
   };
-  k.apply = [field](const RawConfig& raw, HardwareConfig& hw) {
-    if (field(raw).value) field(hw) = *field(raw).value;
+  k.apply = [field, name](const RawConfig& raw, HardwareConfig& hw) {
+    if (const RawBool slot = raw.get<bool>(name); slot.value) field(hw) = *slot.value;
   };
   k.read = [field](const HardwareConfig& hw) { return std::string(field(hw) ? "true" : "false"); };
   finish(k, derived_default);
@@ -172,18 +165,17 @@ template <class Field, class T = Resolved<Field>>
 KeySpec choiceKey(const char* key, Field field, std::vector<std::pair<std::string, T>> choices,
                   const char* doc, const char* derived_default = nullptr,
                   std::vector<RetiredName> retired = {}) {
-  static_assert(std::is_same_v<RawSlot<Field>, RawString>);
   std::vector<std::string> names;
   for (const auto& c : choices) names.push_back(c.first);
   const std::string range = join(names, "|");
   KeySpec k = base(key, "enum", "-", range, doc, Kind::kString, "one of " + range);
   const std::string name = key;
-  k.store = [field](RawConfig& raw, const Scalar& s, const Origin& origin) {
-    field(raw) = RawString{s.text, origin};
+  k.store = [name](RawConfig& raw, const Scalar& s, const Origin& origin) {
+    raw.set<std::string>(name, s.text, origin);
   };
   k.apply = [field, name, choices, names, range, retired](const RawConfig& raw,
                                                           HardwareConfig& hw) {
-    const RawString& slot = field(raw);
+    const RawString slot = raw.get<std::string>(name);
     if (!slot.value) return;
     for (const auto& c : choices) {
       if (c.first == *slot.value) {
@@ -219,9 +211,6 @@ std::vector<std::pair<std::string, std::string>> presetChoices() {
   return out;
 }
 
-// The key's dotted path as text, and one accessor that reaches the field in both RawConfig and
-// HardwareConfig: the two cannot drift apart.
-// clang-format off
 std::vector<std::pair<std::string, energy::TechNode>> techChoices() {
   std::vector<std::pair<std::string, energy::TechNode>> out;
   for (const std::string& n : energy::techNodeNames())
@@ -235,7 +224,13 @@ std::vector<std::pair<std::string, std::string>> hostChoices() {
   return out;
 }
 
+// The key's dotted path as text, and the accessor of the HardwareConfig field of the same path:
+// the two cannot drift apart.
+// clang-format off
 #define HILSIM_FIELD(path) #path, [](auto& c) -> auto& { return c.path; }
+// A key whose field lives in a module's own options struct under another path (cpu.flash.* in
+// iss::MemoryOptions).
+#define HILSIM_FIELD_AT(key, path) key, [](auto& c) -> auto& { return c.path; }
 // clang-format on
 
 std::vector<KeySpec> buildTable() {
@@ -305,50 +300,59 @@ std::vector<KeySpec> buildTable() {
       "Kernel library the CPU runs, the baseline of every speed-up: TFLite Micro's reference "
       "kernels, or hilsim's optimized int8 kernels (DSP extension on cortex-m4f/m33).",
       nullptr,
-      {{"cmsis_nn", "the estimated CMSIS-NN library is replaced by hilsim's optimized kernels, "
-                    "executed on the instruction-set simulator: write 'optimized'"}}));
+      {{"cmsis_nn",
+        "the estimated CMSIS-NN library is replaced by hilsim's optimized kernels, "
+        "executed on the instruction-set simulator: write 'optimized'"}}));
   t.push_back(
       floatKey(HILSIM_FIELD(cpu.clock_mhz), "MHz", 1, 10'000, "Host CPU clock.", "preset clock"));
   t.push_back(choiceKey(HILSIM_FIELD(cpu.model), named({CpuModel::kIss, CpuModel::kCost}),
                         "Where CPU cycles come from: the firmware on the instruction-set "
                         "simulator, or the cost model.",
                         "iss where the preset has a timing table"));
-  t.push_back(intKey(HILSIM_FIELD(cpu.flash_wait_states), kCpuCycles, IntRule{{{0, 1023}}},
+  t.push_back(intKey(HILSIM_FIELD_AT("cpu.flash_wait_states", cpu.memory.flash_wait_states),
+                     kCpuCycles, IntRule{{{0, 1023}}},
                      "Flash wait states (cpu.model iss): per flash line read the prefetch does "
                      "not hide (cpu.flash.*).",
                      "the preset's typical part"));
-  t.push_back(intKey(HILSIM_FIELD(cpu.sram_wait_states), kCpuCycles, IntRule{{{0, 15}}},
+  t.push_back(intKey(HILSIM_FIELD_AT("cpu.sram_wait_states", cpu.memory.sram_wait_states),
+                     kCpuCycles, IntRule{{{0, 15}}},
                      "SRAM wait states per load or store (cpu.model iss).",
                      "the preset's typical part"));
   // cpu.flash
-  t.push_back(intKey(HILSIM_FIELD(cpu.flash.line_bytes), "bytes", IntRule{{{4, 64}}, true},
+  t.push_back(intKey(HILSIM_FIELD_AT("cpu.flash.line_bytes", cpu.memory.flash.line_bytes), "bytes",
+                     IntRule{{{4, 64}}, true},
                      "Bytes one flash access reads: the line of the prefetch and the caches "
                      "(cpu.model iss).",
                      "the preset's typical part"));
-  t.push_back(boolKey(HILSIM_FIELD(cpu.flash.prefetch),
+  t.push_back(boolKey(HILSIM_FIELD_AT("cpu.flash.prefetch", cpu.memory.flash.prefetch),
                       "Read the next flash line ahead: a sequential instruction fetch into it "
                       "costs no wait states (cpu.model iss).",
                       "the preset's typical part"));
-  t.push_back(intKey(HILSIM_FIELD(cpu.flash.icache_lines), "lines", IntRule{{{0, 65'536}}},
+  t.push_back(intKey(HILSIM_FIELD_AT("cpu.flash.icache_lines", cpu.memory.flash.icache_lines),
+                     "lines", IntRule{{{0, 65'536}}},
                      "Instruction cache in front of the flash, in lines of line_bytes; 0: none "
                      "(cpu.model iss).",
                      "the preset's typical part"));
-  t.push_back(intKey(HILSIM_FIELD(cpu.flash.icache_ways), "ways", IntRule{{{1, 64}}},
+  t.push_back(intKey(HILSIM_FIELD_AT("cpu.flash.icache_ways", cpu.memory.flash.icache_ways), "ways",
+                     IntRule{{{1, 64}}},
                      "Ways of the instruction cache (LRU); icache_lines / icache_ways sets, a "
                      "power of two.",
                      "the preset's typical part"));
-  t.push_back(intKey(HILSIM_FIELD(cpu.flash.dcache_lines), "lines", IntRule{{{0, 65'536}}},
+  t.push_back(intKey(HILSIM_FIELD_AT("cpu.flash.dcache_lines", cpu.memory.flash.dcache_lines),
+                     "lines", IntRule{{{0, 65'536}}},
                      "Data cache for loads from flash (literal pools, weights), in lines of "
                      "line_bytes; 0: none (cpu.model iss).",
                      "the preset's typical part"));
-  t.push_back(intKey(HILSIM_FIELD(cpu.flash.dcache_ways), "ways", IntRule{{{1, 64}}},
+  t.push_back(intKey(HILSIM_FIELD_AT("cpu.flash.dcache_ways", cpu.memory.flash.dcache_ways), "ways",
+                     IntRule{{{1, 64}}},
                      "Ways of the data cache (LRU); dcache_lines / dcache_ways sets, a power of "
                      "two.",
                      "the preset's typical part"));
-  t.push_back(boolKey(HILSIM_FIELD(cpu.flash.data_through_icache),
-                      "Data loads from flash go through the instruction cache (a cache on the "
-                      "core's code bus); needs icache_lines > 0 and dcache_lines = 0.",
-                      "the preset's typical part"));
+  t.push_back(boolKey(
+      HILSIM_FIELD_AT("cpu.flash.data_through_icache", cpu.memory.flash.data_through_icache),
+      "Data loads from flash go through the instruction cache (a cache on the "
+      "core's code bus); needs icache_lines > 0 and dcache_lines = 0.",
+      "the preset's typical part"));
   t.push_back(choiceKey(HILSIM_FIELD(cpu.weight_memory),
                         named({WeightMemory::kFlash, WeightMemory::kSram, WeightMemory::kExternal}),
                         "Where layer weights live; sets cpu.coefficients.weight_memory_factor to "
@@ -392,6 +396,22 @@ std::vector<KeySpec> buildTable() {
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.conv_per_tap), "cycles/tap", 0, kUnbounded,
                        "CONV_2D, per filter tap inside the input, summed over every output.",
                        kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.conv_per_padded_mac), "cycles/MAC", 0,
+                       kUnbounded,
+                       "CONV_2D other than 1x1, per MAC of a filter tap outside the input (a "
+                       "kernel that multiplies the zero-filled padding; 0 for the reference "
+                       "kernels).",
+                       kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.conv_per_patch_element), "cycles/element", 0,
+                       kUnbounded,
+                       "CONV_2D other than 1x1, per im2col patch element (output pixels x KH x "
+                       "KW x input channels per filter; 0 for the reference kernels).",
+                       kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.conv_per_pixel_tap), "cycles/tap", 0,
+                       kUnbounded,
+                       "CONV_2D other than 1x1, per tap of an output pixel's window (output "
+                       "pixels x KH x KW; 0 for the reference kernels).",
+                       kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dwconv_per_mac), "cycles/MAC", 0, kUnbounded,
                        "DEPTHWISE_CONV_2D, per MAC of a tap inside the input.", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dwconv_per_tap), "cycles/tap", 0, kUnbounded,
@@ -406,6 +426,24 @@ std::vector<KeySpec> buildTable() {
                        kUnbounded, "DEPTHWISE_CONV_2D, per output.", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dwconv_per_call), "cycles/call", 0, kUnbounded,
                        "DEPTHWISE_CONV_2D, per invocation.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dwconv_per_scalar_mac), "cycles/MAC", 0,
+                       kUnbounded,
+                       "DEPTHWISE_CONV_2D, per MAC inside the input of a channel a four-channel "
+                       "kernel leaves to scalar code (the last in_c mod 4 at depth multiplier 1, "
+                       "every channel above it; 0 for the reference kernels).",
+                       kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dwconv_per_pixel), "cycles/pixel", 0,
+                       kUnbounded,
+                       "DEPTHWISE_CONV_2D, per output pixel (batches x OH x OW; 0 for the "
+                       "reference kernels).",
+                       kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dwconv_per_general_pixel), "cycles/pixel", 0,
+                       kUnbounded,
+                       "DEPTHWISE_CONV_2D, per output pixel outside an unrolled 3x3 path: every "
+                       "pixel unless the filter is 3x3 at dilation 1 and depth multiplier 1, "
+                       "else those whose window is not wholly inside the input (0 for the "
+                       "reference kernels).",
+                       kPreset));
   t.push_back(floatKey(
       HILSIM_FIELD(cpu.coefficients.pool_per_element), "cycles/element", 0, kUnbounded,
       "AVERAGE_POOL_2D and MAX_POOL_2D, per window element (outputs x KH x KW).", kPreset));

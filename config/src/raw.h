@@ -1,12 +1,13 @@
 #pragma once
-// The raw layer: the config as written, every value optional and remembering where it came from.
-// Field names mirror HardwareConfig (hardware_config.h) so that one table row (keys.cpp) can reach
-// both the raw and the resolved field of a key.
+// The raw layer: the config as written, every value optional and remembering where it came from,
+// kept by the key's path; one table row (keys.cpp) reads it and writes the resolved field.
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 
 namespace hilsim::config::detail {
 
@@ -35,111 +36,34 @@ using RawFloat = Opt<double>;
 using RawBool = Opt<bool>;
 using RawString = Opt<std::string>;  // enums and names, checked by the resolver
 
-struct RawCore {
-  RawInt array_rows, array_cols;
-  RawString dataflow;
-  RawInt sram_bytes, startup_cycles;
-  RawBool double_buffer;
-};
+// The values given in files and overrides, by key path ("cpu.flash_wait_states"); a later value
+// of a key replaces an earlier one. Which paths exist is the key table's business (keys.cpp).
+class RawConfig {
+ public:
+  template <class T>
+  void set(const std::string& key, T value, Origin origin) {
+    values_[key] = Entry{std::move(value), std::move(origin)};
+  }
+  // The value of `key` if it was given as a T (the key table stores each key as one type).
+  template <class T>
+  Opt<T> get(const std::string& key) const {
+    const auto it = values_.find(key);
+    if (it == values_.end()) return {};
+    const T* v = std::get_if<T>(&it->second.value);
+    return v ? Opt<T>{*v, it->second.origin} : Opt<T>{};
+  }
+  // Where `key` was given, or null when it takes its default.
+  const Origin* given(const std::string& key) const {
+    const auto it = values_.find(key);
+    return it == values_.end() ? nullptr : &it->second.origin;
+  }
 
-struct RawDma {
-  RawInt setup_cycles, max_burst_bytes, channels;
-};
-
-struct RawAccel {
-  RawInt num_cores;
-  RawFloat clock_mhz;
-  RawCore core;
-  RawDma dma;
-  RawInt irq_latency_cycles, reg_access_cycles;
-};
-
-struct RawBus {
-  RawInt width_bytes;
-  RawFloat clock_mhz;
-  RawInt latency_cycles;
-  RawString arbitration;
-};
-
-struct RawMemory {
-  RawInt size_bytes, latency_cycles, bytes_per_cycle;
-};
-
-struct RawCoefficients {
-  RawFloat fc_per_mac, fc_per_output, fc_per_call;
-  RawFloat fc_float_per_mac, fc_float_per_zero_mac, fc_float_per_output, fc_float_per_call;
-  RawFloat conv1x1_per_mac, conv_per_mac, conv_per_output, conv_per_call;
-  RawFloat conv_per_tap, dwconv_per_mac, dwconv_per_tap, dwconv_per_row, dwconv_per_output,
-      dwconv_per_call;
-  RawFloat pool_per_element, pool_per_output, softmax_per_element, quantize_per_element,
-      quantize_float_per_element, dequantize_per_element;
-  RawFloat reshape_per_call, reshape_per_byte, op_per_call;
-  RawFloat svdf_per_feature_mac, svdf_per_time_mac, svdf_state_per_byte, svdf_per_filter,
-      svdf_per_unit, svdf_per_call;
-  RawFloat add_per_element, mul_per_element, minmax_per_element, activation_per_element;
-  RawFloat hard_swish_per_element, copy_per_element, mean_per_element;
-  RawFloat lstm_per_mac, lstm_cell_per_element, lstm_per_step, lstm_per_call;
-  RawInt reduction_multiple;
-  RawFloat weight_memory_factor;
-};
-
-struct RawFlash {
-  RawInt line_bytes;
-  RawBool prefetch;
-  RawInt icache_lines, icache_ways, dcache_lines, dcache_ways;
-  RawBool data_through_icache;
-};
-
-struct RawCpu {
-  RawString preset, kernels, model;
-  RawFloat clock_mhz;
-  RawInt flash_wait_states, sram_wait_states;
-  RawFlash flash;
-  RawString weight_memory;
-  RawString firmware_opt;
-  RawInt driver_job_cycles, driver_reg_cycles, irq_handler_cycles;
-  RawCoefficients coefficients;
-};
-
-struct RawMcu {
-  RawInt flash_bytes, sram_bytes;
-};
-
-struct RawSim {
-  RawInt quantum_ns;
-  RawString log_level;
-  RawInt watchdog_cycles;
-  RawString fault;
-  RawInt fault_at_job, transaction_bytes;
-};
-
-struct RawHostEnergy {
-  RawString preset;
-  RawFloat run_ua_per_mhz, sleep_ua_per_mhz, supply_v, flash_line_read_pj, sram_access_pj;
-};
-
-struct RawArea {
-  RawFloat sram_array_efficiency, control_fraction;
-};
-
-struct RawEnergy {
-  RawString preset;
-  RawBool power_gating;
-  RawFloat mac_pj, sram_read_pj_per_byte, sram_write_pj_per_byte, dma_pj_per_byte, bus_pj_per_beat,
-      register_access_pj, system_memory_read_pj_per_byte, system_memory_write_pj_per_byte,
-      sram_leakage_uw_per_kib, pe_leakage_uw;
-  RawArea area;
-  RawHostEnergy host;
-};
-
-struct RawConfig {
-  RawAccel accel;
-  RawBus bus;
-  RawMemory memory;
-  RawCpu cpu;
-  RawMcu mcu;
-  RawSim sim;
-  RawEnergy energy;
+ private:
+  struct Entry {
+    std::variant<int64_t, double, bool, std::string> value;
+    Origin origin;
+  };
+  std::map<std::string, Entry> values_;
 };
 
 // Reads `path` and the files it includes (included files first, then the file's own keys).

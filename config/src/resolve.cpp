@@ -1,6 +1,7 @@
 #include "resolve.h"
 
 #include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include "hilsim/energy/energy_params.h"
@@ -29,9 +30,10 @@ double weightMemoryFactor(WeightMemory memory) {
   return 1.0;
 }
 
-template <class T>
-const Origin* given(const Opt<T>& value) {
-  return value.value ? &value.origin : nullptr;
+// Where a key of the table was given (null: its default); a path the table lacks is a bug here.
+const Origin* given(const RawConfig& raw, const std::string& key) {
+  if (!findKey(key)) throw std::logic_error("config resolver: no key '" + key + "'");
+  return raw.given(key);
 }
 
 struct Term {
@@ -62,19 +64,20 @@ timing::CpuCoefficients presetCoefficients(const RawConfig& raw,
       failRule(
           "cpu.firmware_opt = 'Os' applies to the reference kernels only: the optimized "
           "library (cpu.kernels = 'optimized') is built at -O2",
-          {{"cpu.firmware_opt", given(raw.cpu.firmware_opt)},
-           {"cpu.kernels", given(raw.cpu.kernels)}});
+          {{"cpu.firmware_opt", given(raw, "cpu.firmware_opt")},
+           {"cpu.kernels", given(raw, "cpu.kernels")}});
     if (cpu.firmware_opt == FirmwareOpt::kOs)
       failRule(std::string("cpu.firmware_opt = 'Os' is not available for cpu.preset = '") +
                    cpu.preset +
                    "': -Os cost-model coefficients exist for the presets with an "
                    "instruction-set simulator",
-               {{"cpu.firmware_opt", given(raw.cpu.firmware_opt)},
-                {"cpu.preset", given(raw.cpu.preset)}});
-    failRule(std::string("cpu.kernels = '") + toString(cpu.kernels) +
-                 "' is not available for cpu.preset = '" + cpu.preset +
-                 "': the preset has no cost-model coefficients for that library",
-             {{"cpu.kernels", given(raw.cpu.kernels)}, {"cpu.preset", given(raw.cpu.preset)}});
+               {{"cpu.firmware_opt", given(raw, "cpu.firmware_opt")},
+                {"cpu.preset", given(raw, "cpu.preset")}});
+    failRule(
+        std::string("cpu.kernels = '") + toString(cpu.kernels) +
+            "' is not available for cpu.preset = '" + cpu.preset +
+            "': the preset has no cost-model coefficients for that library",
+        {{"cpu.kernels", given(raw, "cpu.kernels")}, {"cpu.preset", given(raw, "cpu.preset")}});
   }
 }
 
@@ -89,20 +92,18 @@ void resolveCpuModel(const RawConfig& raw, const HardwareConfig& given_values, H
   // A preset without a timing table has no typical part's memories: 0 wait states, no flash
   // memory system (they apply to iss only).
   const iss::CoreInfo* info = iss::presetInfo(cpu.preset);
-  hw.cpu.flash_wait_states = info ? info->flash_wait_states : 0;
-  hw.cpu.sram_wait_states = info ? info->sram_wait_states : 0;
-  hw.cpu.flash = info ? info->flash : iss::FlashOptions{};
-  if (!raw.cpu.model.value && !iss_possible)
+  hw.cpu.memory = info ? info->memory : iss::MemoryOptions{};
+  if (!given(raw, "cpu.model") && !iss_possible)
     hw.cpu.model_note = std::string("note: cpu.model is cost: ") + "cpu.preset '" + cpu.preset +
                         "' has no instruction timing table" +
                         "; reference and driver cycles come from the cost model";
-  if (raw.cpu.model.value && cpu.model == CpuModel::kIss && !iss_possible) {
+  if (given(raw, "cpu.model") && cpu.model == CpuModel::kIss && !iss_possible) {
     std::string with_iss;
     for (const std::string& p : timing::cpuPresetNames())
       if (iss::coreForPreset(p)) with_iss += (with_iss.empty() ? "" : ", ") + p;
     failRule("cpu.model = 'iss' needs a preset with a timing table (" + with_iss +
                  "); cpu.preset is '" + cpu.preset + "'",
-             {{"cpu.model", given(raw.cpu.model)}, {"cpu.preset", given(raw.cpu.preset)}});
+             {{"cpu.model", given(raw, "cpu.model")}, {"cpu.preset", given(raw, "cpu.preset")}});
   }
 }
 
@@ -110,19 +111,19 @@ void resolveCpuModel(const RawConfig& raw, const HardwareConfig& given_values, H
 // host MCU's of energy.host.preset, which follows cpu.preset.
 void resolveEnergy(const RawConfig& raw, const HardwareConfig& given_values, HardwareConfig& hw) {
   const std::string host =
-      raw.energy.host.preset.value ? given_values.energy.host.preset : given_values.cpu.preset;
+      given(raw, "energy.host.preset") ? given_values.energy.host.preset : given_values.cpu.preset;
   energy::HostMcu mcu;
   try {
     mcu = energy::hostMcu(host);
   } catch (const ConfigError& e) {
     failRule(std::string("energy.host.preset: ") + e.what(),
-             {{"energy.host.preset", given(raw.energy.host.preset)},
-              {"cpu.preset", given(raw.cpu.preset)}});
+             {{"energy.host.preset", given(raw, "energy.host.preset")},
+              {"cpu.preset", given(raw, "cpu.preset")}});
   }
   energy::Technology t = energy::technology(given_values.energy.preset);
-  if (raw.energy.area.sram_array_efficiency.value)
+  if (given(raw, "energy.area.sram_array_efficiency"))
     t.sram_array_efficiency = given_values.energy.area.sram_array_efficiency;
-  if (raw.energy.area.control_fraction.value)
+  if (given(raw, "energy.area.control_fraction"))
     t.control_fraction = given_values.energy.area.control_fraction;
   const energy::AcceleratorEnergyParams a = energy::acceleratorEnergyParams(
       t, acceleratorGeometry(given_values), given_values.energy.power_gating);
@@ -152,12 +153,11 @@ void checkRules(const RawConfig& raw, const HardwareConfig& hw) {
     failRule("accel.dma.max_burst_bytes = " + std::to_string(hw.accel.dma.max_burst_bytes) +
                  " is smaller than bus.width_bytes = " + std::to_string(hw.bus.width_bytes) +
                  ": a burst must fill at least one bus beat",
-             {{"accel.dma.max_burst_bytes", given(raw.accel.dma.max_burst_bytes)},
-              {"bus.width_bytes", given(raw.bus.width_bytes)}});
+             {{"accel.dma.max_burst_bytes", given(raw, "accel.dma.max_burst_bytes")},
+              {"bus.width_bytes", given(raw, "bus.width_bytes")}});
   }
-  const iss::FlashOptions& flash = hw.cpu.flash;
-  const auto cache = [&](const char* name, uint32_t lines, uint32_t ways, const RawInt& raw_lines,
-                         const RawInt& raw_ways) {
+  const iss::FlashOptions& flash = hw.cpu.memory.flash;
+  const auto cache = [&](const char* name, uint32_t lines, uint32_t ways) {
     if (lines == 0) return;
     const uint32_t sets = lines / ways;
     if (ways > lines || lines % ways != 0 || (sets & (sets - 1)) != 0) {
@@ -165,26 +165,25 @@ void checkRules(const RawConfig& raw, const HardwareConfig& hw) {
       failRule(key + "_lines = " + std::to_string(lines) + " and " + key +
                    "_ways = " + std::to_string(ways) +
                    " do not make a power-of-two number of sets (lines / ways)",
-               {{key + "_lines", given(raw_lines)}, {key + "_ways", given(raw_ways)}});
+               {{key + "_lines", given(raw, key + "_lines")},
+                {key + "_ways", given(raw, key + "_ways")}});
     }
   };
-  cache("icache", flash.icache_lines, flash.icache_ways, raw.cpu.flash.icache_lines,
-        raw.cpu.flash.icache_ways);
-  cache("dcache", flash.dcache_lines, flash.dcache_ways, raw.cpu.flash.dcache_lines,
-        raw.cpu.flash.dcache_ways);
+  cache("icache", flash.icache_lines, flash.icache_ways);
+  cache("dcache", flash.dcache_lines, flash.dcache_ways);
   if (flash.data_through_icache && flash.icache_lines == 0)
     failRule(
         "cpu.flash.data_through_icache = true needs an instruction cache, and "
         "cpu.flash.icache_lines is 0",
-        {{"cpu.flash.data_through_icache", given(raw.cpu.flash.data_through_icache)},
-         {"cpu.flash.icache_lines", given(raw.cpu.flash.icache_lines)}});
+        {{"cpu.flash.data_through_icache", given(raw, "cpu.flash.data_through_icache")},
+         {"cpu.flash.icache_lines", given(raw, "cpu.flash.icache_lines")}});
   if (flash.data_through_icache && flash.dcache_lines != 0)
     failRule(
         "cpu.flash.data_through_icache = true sends data loads to the instruction cache, "
         "so cpu.flash.dcache_lines must be 0 (it is " +
             std::to_string(flash.dcache_lines) + ")",
-        {{"cpu.flash.data_through_icache", given(raw.cpu.flash.data_through_icache)},
-         {"cpu.flash.dcache_lines", given(raw.cpu.flash.dcache_lines)}});
+        {{"cpu.flash.data_through_icache", given(raw, "cpu.flash.data_through_icache")},
+         {"cpu.flash.dcache_lines", given(raw, "cpu.flash.dcache_lines")}});
   const CoreConfig& core = hw.accel.core;
   const uint64_t tile_bytes = uint64_t{core.array_rows} * core.array_cols;  // int8 weights
   if (core.sram_bytes < tile_bytes) {
@@ -193,9 +192,9 @@ void checkRules(const RawConfig& raw, const HardwareConfig& hw) {
             " cannot hold one weight tile of accel.core.array_rows x accel.core.array_cols = " +
             std::to_string(core.array_rows) + " x " + std::to_string(core.array_cols) + " = " +
             std::to_string(tile_bytes) + " bytes",
-        {{"accel.core.sram_bytes", given(raw.accel.core.sram_bytes)},
-         {"accel.core.array_rows", given(raw.accel.core.array_rows)},
-         {"accel.core.array_cols", given(raw.accel.core.array_cols)}});
+        {{"accel.core.sram_bytes", given(raw, "accel.core.sram_bytes")},
+         {"accel.core.array_rows", given(raw, "accel.core.array_rows")},
+         {"accel.core.array_cols", given(raw, "accel.core.array_cols")}});
   }
 }
 

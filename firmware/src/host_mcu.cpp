@@ -23,9 +23,7 @@ iss::CpuOptions hostCpuOptions(const config::CpuConfig& cpu) {
   if (!core) throw ConfigError("cpu.preset '" + cpu.preset + "' has no instruction-set simulator");
   iss::CpuOptions o;
   o.core = *core;
-  o.flash_wait_states = cpu.flash_wait_states;
-  o.sram_wait_states = cpu.sram_wait_states;
-  o.flash = cpu.flash;
+  o.memory = cpu.memory;
   return o;
 }
 

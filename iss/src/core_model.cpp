@@ -37,12 +37,12 @@ CoreInfo board(CoreInfo core, const char* preset) {
 }
 
 CoreInfo withWaitStates(CoreInfo info, uint32_t flash_wait_states) {
-  info.flash_wait_states = flash_wait_states;
+  info.memory.flash_wait_states = flash_wait_states;
   return info;
 }
 
 CoreInfo withFlash(CoreInfo info, const FlashOptions& flash) {
-  info.flash = flash;
+  info.memory.flash = flash;
   return info;
 }
 
@@ -55,9 +55,7 @@ const std::vector<CoreInfo>& table() {
                           true,
                           15,
                           11,
-                          1,
-                          0,
-                          kStm32g0Flash};
+                          {1, 0, kStm32g0Flash}};
     // Exception entry 12, exit 10 (Cortex-M4 TRM; without FPU context stacking).
     const CoreInfo m4f{Core::kCortexM4F,
                        "cortex-m4f",
@@ -65,9 +63,7 @@ const std::vector<CoreInfo>& table() {
                        true,
                        12,
                        10,
-                       5,
-                       0,
-                       kStm32l4Art};
+                       {5, 0, kStm32l4Art}};
     // Exception entry and exit as Cortex-M4.
     const CoreInfo m33{Core::kCortexM33,
                        "cortex-m33",
@@ -75,9 +71,7 @@ const std::vector<CoreInfo>& table() {
                        true,
                        12,
                        10,
-                       3,
-                       0,
-                       kStm32u5Icache};
+                       {3, 0, kStm32u5Icache}};
     // SiFive E31. Exception entry: 4 cycles of interrupt latency plus 16 stores of a trap
     // wrapper; exit: 16 loads, mret and its refill.
     const CoreInfo rv{Core::kRv32im,
@@ -86,9 +80,7 @@ const std::vector<CoreInfo>& table() {
                       false,
                       20,
                       20,
-                      0,
-                      0,
-                      kFe310Icache};
+                      {0, 0, kFe310Icache}};
     // The core presets first: coreInfo(core) is a core's first row. Board presets, each its
     // core's row with only what differs (clock in timing/src/cpu_presets.cpp; sources in
     // configs/README.md, "Board presets"); the STM32L4R5 is the cortex-m4f row's own part, the

@@ -22,7 +22,7 @@ const char* toString(StopReason reason) {
 }
 
 Cpu::Cpu(const CpuOptions& options)
-    : impl_((checkFlashOptions(options.flash), std::make_unique<Impl>(options))) {
+    : impl_((checkFlashOptions(options.memory.flash), std::make_unique<Impl>(options))) {
   Impl& s = *impl_;
   const EngineConfig& e = s.info.engine;
   uc_err err = uc_open(uc_arch(e.arch), uc_mode(e.mode), &s.uc);
@@ -72,10 +72,10 @@ Core Cpu::core() const {
   return impl_->options.core;
 }
 uint32_t Cpu::flashWaitStates() const {
-  return impl_->options.flash_wait_states;
+  return impl_->options.memory.flash_wait_states;
 }
 uint32_t Cpu::sramWaitStates() const {
-  return impl_->options.sram_wait_states;
+  return impl_->options.memory.sram_wait_states;
 }
 uint64_t Cpu::cycles() const {
   return impl_->cycles;

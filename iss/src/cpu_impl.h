@@ -120,7 +120,7 @@ struct Cpu::Impl {
       : options(o),
         info(coreInfo(o.core)),
         riscv(o.core == Core::kRv32im),
-        flash(o.flash, o.flash_wait_states, o.sram_wait_states),
+        flash(o.memory.flash, o.memory.flash_wait_states, o.memory.sram_wait_states),
         paths(riscv, cycles, flash) {
     paths.setUnalignedRule(unalignedRule(o.core));
   }

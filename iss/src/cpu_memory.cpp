@@ -27,7 +27,7 @@ void Cpu::mapBytes(uint32_t base, const void* data, size_t bytes) {
   PageBuffer buffer = allocatePages(size);
   if (bytes != 0) std::memcpy(buffer.get(), data, bytes);
   uc_err err;
-  if (s.options.flash_wait_states > 0 && inRegion(base, size, kModelFlashBase, kModelFlashBytes)) {
+  if (s.options.memory.flash_wait_states > 0 && inRegion(base, size, kModelFlashBase, kModelFlashBytes)) {
     auto region = std::make_unique<Impl::CountedRegion>(
         Impl::CountedRegion{&s, base, size, std::move(buffer)});
     err = uc_mmio_map(s.uc, base, size, &Impl::countedRead, region.get(), &Impl::countedWrite,

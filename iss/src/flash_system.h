@@ -141,7 +141,7 @@ class FlashSystem {
       return -int64_t(sram_wait_states_);
     }
     data_line_ = line;
-    return int64_t(data(line)) - int64_t(sram_wait_states_);
+    return int64_t(data<true>(line)) - int64_t(sram_wait_states_);
   }
 
   // Code was loaded anew: the caches hold none of it.
@@ -164,7 +164,7 @@ class FlashSystem {
     for (uint32_t k = 0; k < b.fetch_lines; ++k)
       wait +=
           fetch(b.fetch_first_line + k, sequential || k > 0, k == 0 ? &first_in_cache : nullptr);
-    for (uint32_t line : b.literal_lines) wait += data(line);
+    for (uint32_t line : b.literal_lines) wait += data<false>(line);
     if (first_in_cache && stats_.icache_misses + stats_.dcache_misses == misses) {
       // Every line hit: mark the block, and pin the sets it relies on, so that a fill into one
       // of them (and only that) ends the mark.
@@ -217,7 +217,8 @@ class FlashSystem {
     return wait_states_;
   }
 
-  // One data line: a cache hit, or a read that waits.
+  // One data line: a cache hit, or a read that waits; `kModel`: a load of the model flash.
+  template <bool kModel>
   uint32_t data(uint32_t line) {
     if (data_cache_ != nullptr) {
       const bool through_icache = data_cache_ == &icache_;
@@ -228,6 +229,7 @@ class FlashSystem {
       ++(through_icache ? stats_.icache_misses : stats_.dcache_misses);
     }
     ++stats_.line_reads;
+    if constexpr (kModel) ++stats_.model_line_reads;
     return wait_states_;
   }
 

@@ -256,7 +256,7 @@ BlockTiming analyzeRiscV(const TimingParams& params, uint32_t start, const uint8
     }
     const bool memory =
         d.kind == Kind::kLoadWord || d.kind == Kind::kLoadSubWord || d.kind == Kind::kStore;
-    const uint32_t wait = memory ? params.sram_wait_states : 0;
+    const uint32_t wait = memory ? params.memory.sram_wait_states : 0;
     slot = issue + 1 + wait;
     if (d.rd > 0) {
       ready[d.rd] = issue + latency(d.kind) + wait;

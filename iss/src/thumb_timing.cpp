@@ -318,7 +318,7 @@ BlockTiming ThumbTiming::analyze(uint32_t start, const uint8_t* code, uint32_t b
                                  const DivideHooked& hooked,
                                  std::vector<DivideSite>& divides) const {
   const bool m0plus = params_.core == Core::kCortexM0Plus;
-  const uint32_t sram = params_.sram_wait_states;
+  const uint32_t sram = params_.memory.sram_wait_states;
   BlockTiming b;
   b.start = start;
   b.bytes = bytes;

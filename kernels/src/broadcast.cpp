@@ -36,6 +36,12 @@ BroadcastStatus planBroadcast(const int32_t* shape1, int32_t rank1, const int32_
   *out_rank = rank;
   *loops = BroadcastLoops{};
   if (empty) return BroadcastStatus::kOk;
+  if (rank <= kNestRank) {
+    for (int32_t i = 0; i < kNestRank; ++i) {
+      loops->nest_shape1[i] = alignedDim(shape1, rank1, kNestRank, i);
+      loops->nest_shape2[i] = alignedDim(shape2, rank2, kNestRank, i);
+    }
+  }
 
   // Loops from the innermost out; dimensions of extent 1 add no loop.
   int64_t extent[kMaxBroadcastRank];

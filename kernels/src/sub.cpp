@@ -10,8 +10,8 @@ int32_t wrapSub(int32_t a, int32_t b) {
 template <typename T>
 void subQuantized(const QuantizedAddParams& p, const BroadcastLoops& loops, const T* input1,
                   const T* input2, T* output) {
-  addSubQuantized(p, loops, input1, input2, output,
-                  [](int32_t x, int32_t y) { return wrapSub(x, y); });
+  addSubQuantized<BroadcastWalk::kFusedLoops>(p, loops, input1, input2, output,
+                                              [](int32_t x, int32_t y) { return wrapSub(x, y); });
 }
 
 }  // namespace

@@ -37,6 +37,7 @@ void LayerActions::add(const LayerActions& o) {
   cpu_active_cycles += o.cpu_active_cycles;
   cpu_sleep_cycles += o.cpu_sleep_cycles;
   flash_line_reads += o.flash_line_reads;
+  ref_flash_line_reads += o.ref_flash_line_reads;
   simulated_ps += o.simulated_ps;
   if (core_busy_ps.size() < o.core_busy_ps.size()) core_busy_ps.resize(o.core_busy_ps.size());
   for (size_t c = 0; c < o.core_busy_ps.size(); ++c) core_busy_ps[c] += o.core_busy_ps[c];
@@ -48,6 +49,8 @@ LayerActions layerActions(const LayerWork& w, const timing::PlatformTiming& t,
   LayerActions a;
   a.simulated_ps = w.cycles * cpu_ps;
   if (with_accelerator) a.core_busy_ps.assign(t.geometry.num_cores, 0);
+  a.flash_line_reads = w.flash_line_reads;
+  a.ref_flash_line_reads = w.ref_flash_line_reads;
   if (!w.accel) {
     a.cpu_active_cycles = w.cycles;
     return a;
@@ -98,8 +101,10 @@ energy::ActionCounts actionCounts(const LayerActions& a, const timing::AccelGeom
   return c;
 }
 
-double refEnergyUj(uint64_t ref_cycles, const energy::EnergyParams& params) {
-  return static_cast<double>(ref_cycles) * params.host.runPjPerCycle() * 1e-6;
+double refEnergyUj(uint64_t ref_cycles, uint64_t ref_flash_line_reads,
+                   const energy::EnergyParams& params) {
+  return static_cast<double>(ref_cycles) * params.host.runPjPerCycle() * 1e-6 +
+         static_cast<double>(ref_flash_line_reads) * params.host.flash_line_read_pj * 1e-6;
 }
 
 energy::EnergyBreakdown accelEnergy(const Plan& plan, const AccelBreakdown& predicted,
@@ -121,7 +126,7 @@ EnergyPrediction predictEnergy(const Plan& plan, const timing::PlatformTiming& t
   EnergyPrediction e;
   e.accel = accelEnergy(plan, predictAccelerated(plan, t).breakdown, t, params);
   e.accel_uj = e.accel.totalUj();
-  e.ref_uj = refEnergyUj(ref_cycles, params);
+  e.ref_uj = refEnergyUj(ref_cycles, 0, params);
   return e;
 }
 

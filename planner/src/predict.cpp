@@ -137,7 +137,7 @@ PathCosts predictCosts(const Plan& plan, const timing::PlatformTiming& t, uint64
   const Prediction p = predictAccelerated(plan, t);
   costs.accel_cycles = p.cycles;
   costs.accel_uj = accelEnergy(plan, p.breakdown, t, *objective.params).totalUj();
-  costs.ref_uj = refEnergyUj(ref_cycles, *objective.params);
+  costs.ref_uj = refEnergyUj(ref_cycles, 0, *objective.params);
   return costs;
 }
 

@@ -168,7 +168,7 @@ Totals RunReport::runTotals() const {
     t.ref_cycles += s.ref_cycles_sum;
     t.macs += s.macs_sum;
     t.actions.add(s.actions_sum);
-    t.ref_energy_uj += refEnergyUj(s.ref_cycles_sum, config);
+    t.ref_energy_uj += refEnergyUj(s.ref_cycles_sum, s.actions_sum.ref_flash_line_reads, config);
   }
   t.energy = energyOf(t.actions, config);
   t.energy_uj = t.energy.totalUj();

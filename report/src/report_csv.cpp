@@ -83,9 +83,10 @@ RowParts rowParts(const rt::LayerRecord& r, const config::HardwareConfig& config
       if (b.core == c) busy = b;
     out << busy.busy_cycles << ',' << csvNumber(busy.utilization);
   }
-  const energy::EnergyBreakdown e = energyOf(layerActions(r, config, with_accelerator), config);
-  out << ',' << csvNumber(e.totalUj()) << ',' << csvNumber(refEnergyUj(r.ref_cycles, config))
-      << ',';
+  const LayerActions actions = layerActions(r, config, with_accelerator);
+  const energy::EnergyBreakdown e = energyOf(actions, config);
+  out << ',' << csvNumber(e.totalUj()) << ','
+      << csvNumber(refEnergyUj(r.ref_cycles, actions.ref_flash_line_reads, config)) << ',';
   if (r.break_even_energy_macs) out << *r.break_even_energy_macs;
   for (const auto& component : e.components()) out << ',' << csvNumber(component.second);
   parts.tail = out.str();

@@ -40,11 +40,9 @@ Json configJson(const std::vector<config::ConfigEntry>& entries) {
 
 Json flashJson(const std::optional<iss::FlashStats>& f) {
   if (!f) return nullptr;
-  return {{"line_reads", f->line_reads},
-          {"icache_hits", f->icache_hits},
-          {"icache_misses", f->icache_misses},
-          {"dcache_hits", f->dcache_hits},
-          {"dcache_misses", f->dcache_misses}};
+  return {{"line_reads", f->line_reads},       {"icache_hits", f->icache_hits},
+          {"icache_misses", f->icache_misses}, {"dcache_hits", f->dcache_hits},
+          {"dcache_misses", f->dcache_misses}, {"model_line_reads", f->model_line_reads}};
 }
 
 Json actionsJson(const LayerActions& a) {
@@ -60,6 +58,7 @@ Json actionsJson(const LayerActions& a) {
   j["cpu_active_cycles"] = a.cpu_active_cycles;
   j["cpu_sleep_cycles"] = a.cpu_sleep_cycles;
   j["flash_line_reads"] = a.flash_line_reads;
+  j["ref_flash_line_reads"] = a.ref_flash_line_reads;
   j["simulated_ps"] = a.simulated_ps;
   j["core_busy_ps"] = a.core_busy_ps;
   return j;
@@ -77,7 +76,7 @@ void putEnergy(Json& at, const LayerActions& actions, const config::HardwareConf
   const energy::EnergyBreakdown e = energyOf(actions, config);
   at["energy_uj"] = e.totalUj();
   at["energy"] = energyJson(e);
-  at["ref_energy_uj"] = refEnergyUj(ref_cycles, config);
+  at["ref_energy_uj"] = refEnergyUj(ref_cycles, actions.ref_flash_line_reads, config);
   at["actions"] = actionsJson(actions);
 }
 

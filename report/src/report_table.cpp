@@ -40,8 +40,8 @@ std::string fitted(const std::string& text, size_t width) {
 std::string cpuCyclesSource(const RunReport& report) {
   const config::CpuConfig& cpu = report.config.cpu;
   if (cpu.model == config::CpuModel::kIss)
-    return "CPU cycles executed on the ISS, flash " + std::to_string(cpu.flash_wait_states) +
-           " / SRAM " + std::to_string(cpu.sram_wait_states) + " wait states, firmware -" +
+    return "CPU cycles executed on the ISS, flash " + std::to_string(cpu.memory.flash_wait_states) +
+           " / SRAM " + std::to_string(cpu.memory.sram_wait_states) + " wait states, firmware -" +
            config::toString(cpu.firmware_opt);
   return "CPU cycles from the cost model (" + cpu.preset + " coefficients, driver " +
          std::to_string(cpu.driver_job_cycles) + " cycles per job)";
@@ -89,13 +89,14 @@ void printReport(std::ostream& out, const RunReport& report, const TableOptions&
   };
   std::map<int, Row> rows;
   for (const LayerStats& s : report.layer_stats)
-    rows[s.first.index] = {&s.first,
-                           s.cycles_sum,
-                           s.ref_cycles_sum,
-                           s.accel_invocations,
-                           report.cyclesPercent(s),
-                           energyOf(s.actions_sum, report.config).totalUj(),
-                           refEnergyUj(s.ref_cycles_sum, report.config)};
+    rows[s.first.index] = {
+        &s.first,
+        s.cycles_sum,
+        s.ref_cycles_sum,
+        s.accel_invocations,
+        report.cyclesPercent(s),
+        energyOf(s.actions_sum, report.config).totalUj(),
+        refEnergyUj(s.ref_cycles_sum, s.actions_sum.ref_flash_line_reads, report.config)};
   // --wide adds each layer's energy and its reference path's, in uJ.
   const bool energy_columns = options.max_columns == 0;
   size_t shape_width = 5, op_width = 2;

@@ -43,10 +43,34 @@ TEST(Calibrate, WritesALoadableConfigWithItsFitErrors) {
                           "fc_float_per_mac", "fc_float_per_zero_mac"})
     EXPECT_GT(cal["cpu"]["coefficients"][key].as<double>(), 0.0) << key;
 
+  // The terms of the optimized kernels' structure are not the reference kernels': not fitted.
+  for (const char* key : {"conv_per_padded_mac", "conv_per_patch_element", "conv_per_pixel_tap",
+                          "dwconv_per_scalar_mac", "dwconv_per_pixel", "dwconv_per_general_pixel"})
+    EXPECT_FALSE(cal["cpu"]["coefficients"][key]) << key;
+
   // The file is a config: `config` resolves it, and its coefficients are the ones in effect.
   const RunOutcome c = runHilsim({"config", "--config", out});
   ASSERT_EQ(c.exit_code, 0) << c.err;
   EXPECT_NE(c.out.find("rv32im"), std::string::npos);
+}
+
+// The optimized library's fit adds the terms of its kernels' structure: CONV_2D's im2col patch
+// and DEPTHWISE_CONV_2D's scalar channels and window set-up.
+TEST(Calibrate, OptimizedLibraryFitsItsKernelsOwnTerms) {
+  const std::string dir = makeTestDir();
+  const std::string out = dir + "/cal.yaml";
+  const RunOutcome r = runHilsim(
+      {"calibrate", "--set", "cpu.preset=rv32im", "--set", "cpu.kernels=optimized", "--out", out},
+      120);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const YAML::Node cal = YAML::Load(slurp(out));
+  EXPECT_EQ(cal["cpu"]["kernels"].as<std::string>(), "optimized");
+  for (const char* key : {"conv_per_padded_mac", "conv_per_patch_element", "conv_per_pixel_tap",
+                          "dwconv_per_scalar_mac", "dwconv_per_pixel", "dwconv_per_general_pixel"})
+    ASSERT_TRUE(cal["cpu"]["coefficients"][key]) << key;
+  // Scalar channels cost more per MAC than the four-channel loop's; the patch copy costs.
+  EXPECT_GT(cal["cpu"]["coefficients"]["dwconv_per_scalar_mac"].as<double>(), 0.0);
+  EXPECT_GT(cal["cpu"]["coefficients"]["conv_per_patch_element"].as<double>(), 0.0);
 }
 
 TEST(Calibrate, UsageErrorsAreExitTwoWithOneLine) {
@@ -66,6 +90,7 @@ TEST(Calibrate, UsageErrorsAreExitTwoWithOneLine) {
 struct Case {
   std::string model;
   std::string preset;
+  std::string kernels = "reference";
 };
 
 class CalibratedPresets : public ::testing::TestWithParam<Case> {};
@@ -73,9 +98,10 @@ class CalibratedPresets : public ::testing::TestWithParam<Case> {};
 YAML::Node runRef(const std::string& dir, const Case& c, const std::string& cpu_model,
                   const std::string& seed = "1") {
   const std::string report = dir + "/" + cpu_model + ".json";
-  const RunOutcome r = runHilsim({"run", "--model", sharedDir() + "/models/" + c.model, "--mode",
-                                  "ref", "--quiet", "--report", report, "--seed", seed, "--set",
-                                  "cpu.preset=" + c.preset, "--set", "cpu.model=" + cpu_model});
+  const RunOutcome r =
+      runHilsim({"run", "--model", sharedDir() + "/models/" + c.model, "--mode", "ref", "--quiet",
+                 "--report", report, "--seed", seed, "--set", "cpu.preset=" + c.preset, "--set",
+                 "cpu.kernels=" + c.kernels, "--set", "cpu.model=" + cpu_model});
   EXPECT_EQ(r.exit_code, 0) << r.command << "\n" << r.err;
   return YAML::LoadFile(report);
 }
@@ -89,14 +115,19 @@ double totalRefCycles(const YAML::Node& report) {
 // Known failures (tests/KNOWN_FAILING.md): cases outside the 5% total bound, with the bound they
 // hold today and the reason. Each still fails above its own bound.
 struct KnownFailure {
-  std::string model, preset;
+  std::string model, preset, kernels;
   double total_bound;
 };
 const std::vector<KnownFailure>& knownFailures() {
   static const std::vector<KnownFailure> list = {
       // The LSTM's cost formula fits its one-op shapes within 6.5% on average; behind the ART's
       // caches the real model's gate loops run 5.7% cheaper than the fit predicts.
-      {"micro_speech_lstm.tflite", "cortex-m4f", 0.07},
+      {"micro_speech_lstm.tflite", "cortex-m4f", "reference", 0.07},
+      // The optimized library on cortex-m4f: behind the ART's caches the im2col CONV_2D of a
+      // large ResNet runs 7% cheaper than its one-operator shapes, and micro_speech's one
+      // DEPTHWISE_CONV_2D (depth multiplier 8, all in scalar code) 11% dearer.
+      {"mlperf_ic_resnet_large_int8.tflite", "cortex-m4f", "optimized", 0.08},
+      {"micro_speech_quantized.tflite", "cortex-m4f", "optimized", 0.12},
   };
   return list;
 }
@@ -105,7 +136,8 @@ TEST_P(CalibratedPresets, CostModelMatchesTheSimulator) {
   const Case& c = GetParam();
   double total_bound = 0.05;
   for (const KnownFailure& k : knownFailures())
-    if (k.model == c.model && k.preset == c.preset) total_bound = k.total_bound;
+    if (k.model == c.model && k.preset == c.preset && k.kernels == c.kernels)
+      total_bound = k.total_bound;
   const std::string dir = makeTestDir();
   const YAML::Node iss = runRef(dir, c, "iss");
   const YAML::Node cost = runRef(dir, c, "cost");
@@ -130,32 +162,39 @@ TEST_P(CalibratedPresets, CostModelMatchesTheSimulator) {
   EXPECT_LT(median, 0.10) << c.model << " on " << c.preset;
 }
 
-INSTANTIATE_TEST_SUITE_P(RealModels, CalibratedPresets,
-                         ::testing::Values(Case{"person_detect.tflite", "cortex-m4f"},
-                                           Case{"mlperf_kws_ref_model.tflite", "cortex-m4f"},
-                                           Case{"mlperf_ad01_int8.tflite", "cortex-m4f"},
-                                           Case{"person_detect.tflite", "rv32im"},
-                                           Case{"mlperf_kws_ref_model.tflite", "rv32im"},
-                                           Case{"mlperf_ad01_int8.tflite", "rv32im"},
-                                           Case{"micro_speech_lstm.tflite", "cortex-m4f"},
-                                           Case{"trained_lstm_int8.tflite", "rv32im"},
-                                           Case{"trained_lstm_int8.tflite", "cortex-m33"},
-                                           Case{"dtln_noise_suppression.tflite", "cortex-m0plus"},
-                                           Case{"mlperf_ic_resnet_large_int8.tflite", "cortex-m33"},
-                                           Case{"mlperf_str_ww_ref_model.tflite", "cortex-m0plus"},
-                                           Case{"keyword_scrambled.tflite", "cortex-m0plus"},
-                                           Case{"keyword_scrambled_8bit.tflite", "rv32im"},
-                                           Case{"hello_world_float.tflite", "cortex-m4f"},
-                                           Case{"hello_world_float.tflite", "cortex-m0plus"},
-                                           Case{"hello_world_float.tflite", "rv32im"}),
-                         [](const ::testing::TestParamInfo<Case>& info) {
-                           std::string name =
-                               info.param.model.substr(0, info.param.model.find('.')) + "_" +
-                               info.param.preset;
-                           for (char& ch : name)
-                             if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-                           return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    RealModels, CalibratedPresets,
+    ::testing::Values(
+        Case{"person_detect.tflite", "cortex-m4f"},
+        Case{"mlperf_kws_ref_model.tflite", "cortex-m4f"},
+        Case{"mlperf_ad01_int8.tflite", "cortex-m4f"}, Case{"person_detect.tflite", "rv32im"},
+        Case{"mlperf_kws_ref_model.tflite", "rv32im"}, Case{"mlperf_ad01_int8.tflite", "rv32im"},
+        Case{"micro_speech_lstm.tflite", "cortex-m4f"}, Case{"trained_lstm_int8.tflite", "rv32im"},
+        Case{"trained_lstm_int8.tflite", "cortex-m33"},
+        Case{"dtln_noise_suppression.tflite", "cortex-m0plus"},
+        Case{"mlperf_ic_resnet_large_int8.tflite", "cortex-m33"},
+        Case{"mlperf_str_ww_ref_model.tflite", "cortex-m0plus"},
+        Case{"keyword_scrambled.tflite", "cortex-m0plus"},
+        Case{"keyword_scrambled_8bit.tflite", "rv32im"},
+        Case{"hello_world_float.tflite", "cortex-m4f"},
+        Case{"hello_world_float.tflite", "cortex-m0plus"},
+        Case{"hello_world_float.tflite", "rv32im"},
+        Case{"person_detect.tflite", "cortex-m4f", "optimized"},
+        Case{"mlperf_kws_ref_model.tflite", "cortex-m4f", "optimized"},
+        Case{"mlperf_vww_96_int8.tflite", "cortex-m33", "optimized"},
+        Case{"micro_speech_quantized.tflite", "cortex-m33", "optimized"},
+        Case{"mlperf_ic_resnet8_quant.tflite", "rv32im", "optimized"},
+        Case{"mlperf_str_ww_ref_model.tflite", "cortex-m0plus", "optimized"},
+        Case{"mlperf_ic_resnet_large_int8.tflite", "cortex-m4f", "optimized"},
+        Case{"micro_speech_quantized.tflite", "cortex-m4f", "optimized"}),
+    [](const ::testing::TestParamInfo<Case>& info) {
+      std::string name = info.param.model.substr(0, info.param.model.find('.')) + "_" +
+                         info.param.preset +
+                         (info.param.kernels == "reference" ? "" : "_" + info.param.kernels);
+      for (char& ch : name)
+        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+      return name;
+    });
 
 // Software floating point multiplies and adds a zero faster, so a float32 FULLY_CONNECTED's
 // cycles follow how many of its inputs are zero: hello_world_float's single input sets how many

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -61,6 +62,15 @@ Recomputed recompute(const JsonDoc& a, const JsonDoc& config) {
   return r;
 }
 
+// The reference path's energy: its cycles at the run current and its flash line reads.
+double recomputeRef(const JsonDoc& layer_stats, const JsonDoc& config) {
+  const JsonDoc& host = config.at("energy").at("host");
+  return layer_stats.at("ref_cycles").at("sum").get<double>() *
+             host.at("run_ua_per_mhz").get<double>() * host.at("supply_v").get<double>() * 1e-6 +
+         layer_stats.at("actions").at("ref_flash_line_reads").get<double>() *
+             host.at("flash_line_read_pj").get<double>() * 1e-6;
+}
+
 class EnergyRun : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -99,12 +109,7 @@ TEST_F(EnergyRun, EveryLayersEnergyIsItsCountsTimesTheConfiguredEnergies) {
     expectClose(got.at("static").get<double>(), want.static_, what + " static");
     expectClose(got.at("cpu_sram").get<double>(), 0.0, what + " cpu_sram");
     expectClose(l.at("energy_uj").get<double>(), want.total(), what + " total");
-    const JsonDoc& host = config.at("energy").at("host");
-    expectClose(l.at("ref_energy_uj").get<double>(),
-                l.at("ref_cycles").at("sum").get<double>() *
-                    host.at("run_ua_per_mhz").get<double>() * host.at("supply_v").get<double>() *
-                    1e-6,
-                what + " ref");
+    expectClose(l.at("ref_energy_uj").get<double>(), recomputeRef(l, config), what + " ref");
     sum += want.total();
     ref_sum += l.at("ref_energy_uj").get<double>();
     sleep += got.at("cpu_sleep").get<double>();
@@ -157,9 +162,136 @@ TEST_F(EnergyRun, RefModeHasNoAcceleratorEnergy) {
   // Only the CPU runs: its energy is the reference path's.
   expectClose(totals.at("energy_uj").get<double>(), totals.at("ref_energy_uj").get<double>(),
               "ref mode");
-  expectClose(totals.at("energy").at("cpu_active").get<double>(),
+  // The host's cycles and its flash line reads of the model's weights.
+  expectClose(totals.at("energy").at("cpu_active").get<double>() +
+                  totals.at("energy").at("flash").get<double>(),
               totals.at("energy_uj").get<double>(), "cpu only");
   EXPECT_TRUE(report.at("simulation").at("area_mm2").is_null());
+}
+
+// A CPU-only run on a board whose flash has wait states (STM32L4R5: 5, ART with a 256-byte data
+// cache of 8-byte lines): the reference kernels executed on the ISS read the weights from flash,
+// and each line read costs flash_line_read_pj.
+TEST_F(EnergyRun, TheReferenceKernelsFlashLineReadsAreCharged) {
+  std::vector<std::string> args{"run", "--model",  *dir_ + "/mlp.tflite",  "--mode",
+                                "ref", "--set",    "cpu.preset=stm32l4r5", "--invocations",
+                                "2",   "--report", *dir_ + "/board.json"};
+  const RunOutcome r = runHilsim(args);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const JsonDoc report = readJsonFile(*dir_ + "/board.json");
+  const JsonDoc& config = report.at("config");
+  const double line_pj = config.at("energy").at("host").at("flash_line_read_pj").get<double>();
+  EXPECT_DOUBLE_EQ(line_pj, 330.0);  // docs/ENERGY.md, "Host MCU"
+  uint64_t reads = 0;
+  std::map<int, uint64_t> first_reads;  // per layer, of the first invocation
+  for (const JsonDoc& l : report.at("layers")) {
+    const std::string what = "layer " + std::to_string(l.at("index").get<int>());
+    const JsonDoc& a = l.at("actions");
+    const uint64_t n = a.at("flash_line_reads").get<uint64_t>();
+    // The count is the ISS's model-flash line reads of the layer, and the reference path's.
+    EXPECT_EQ(n, l.at("flash").at("model_line_reads").get<uint64_t>()) << what;
+    EXPECT_EQ(a.at("ref_flash_line_reads").get<uint64_t>(), n) << what;
+    expectClose(l.at("energy").at("flash").get<double>(), double(n) * line_pj * 1e-6, what);
+    expectClose(l.at("energy_uj").get<double>(), recompute(a, config).total(), what);
+    expectClose(l.at("ref_energy_uj").get<double>(), l.at("energy_uj").get<double>(), what);
+    if (l.at("op").get<std::string>() == "FULLY_CONNECTED") {
+      // One output row: every int8 weight and int32 bias is loaded once, in order, and the data
+      // cache keeps the line being read, so each 8-byte line of them is read once (one more
+      // for each of the two arrays that does not start on a line).
+      const JsonDoc& s = l.at("shape");
+      const uint64_t k = s.at("k").get<uint64_t>(), features = s.at("n").get<uint64_t>();
+      const uint64_t lines = (k * features + 7) / 8 + (4 * features + 7) / 8;
+      EXPECT_GE(n, lines) << what;
+      EXPECT_LE(n, lines + 2) << what;
+    }
+    reads += n;
+    first_reads[l.at("index").get<int>()] = n;
+  }
+  EXPECT_GT(reads, 0u);
+  // Totals add up over the layers and the two invocations (the second may find a line of the
+  // first in the cache).
+  const JsonDoc& run_totals = report.at("run_totals");
+  uint64_t stats_reads = 0;
+  for (const JsonDoc& l : report.at("layer_stats")) {
+    const uint64_t n = l.at("actions").at("flash_line_reads").get<uint64_t>();
+    const uint64_t first = first_reads.at(l.at("index").get<int>());
+    EXPECT_GE(n, first);
+    EXPECT_LE(n, 2 * first);
+    if (first > 0) {
+      EXPECT_GT(n, first * 3 / 2);
+    }
+    expectClose(l.at("ref_energy_uj").get<double>(), recomputeRef(l, config), "layer_stats ref");
+    stats_reads += n;
+  }
+  const double stats_flash = double(stats_reads) * line_pj * 1e-6;
+  expectClose(run_totals.at("energy").at("flash").get<double>(), stats_flash, "run_totals flash");
+  expectClose(report.at("totals").at("energy").at("flash").get<double>(), stats_flash / 2,
+              "totals flash");
+  expectClose(run_totals.at("energy_uj").get<double>(),
+              run_totals.at("ref_energy_uj").get<double>(), "ref mode");
+
+  // The cost model executes nothing: no flash line reads are counted.
+  args[args.size() - 1] = *dir_ + "/cost.json";
+  args.insert(args.end(), {"--set", "cpu.model=cost"});
+  ASSERT_EQ(runHilsim(args).exit_code, 0);
+  const JsonDoc cost = readJsonFile(*dir_ + "/cost.json");
+  EXPECT_EQ(cost.at("totals").at("energy").at("flash").get<double>(), 0.0);
+  expectClose(cost.at("run_totals").at("energy_uj").get<double>(),
+              cost.at("run_totals").at("ref_energy_uj").get<double>(), "cost");
+}
+
+// With the accelerator, the accelerated layers' driver code, executed on the ISS, reads no model
+// data from flash, and their reference path's energy has no flash reads: its cycles come from
+// the cost model.
+TEST_F(EnergyRun, AcceleratedLayersReadNoModelFlash) {
+  const RunOutcome r = run("board-accel.json", {"--set", "cpu.preset=stm32l4r5"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const JsonDoc report = readJsonFile(*dir_ + "/board-accel.json");
+  bool some_accel = false;
+  for (const JsonDoc& l : report.at("layers")) {
+    const JsonDoc& a = l.at("actions");
+    const bool executed = l.at("ref_cycles_source").get<std::string>() == "iss";
+    if (l.at("path").get<std::string>() == "accel") {
+      some_accel = true;
+      // The driver's code ran on the ISS (its fetches are counted) and read no model data.
+      ASSERT_FALSE(l.at("flash").is_null());
+      EXPECT_GT(l.at("flash").at("icache_hits").get<uint64_t>() +
+                    l.at("flash").at("icache_misses").get<uint64_t>(),
+                0u);
+      EXPECT_EQ(a.at("flash_line_reads").get<uint64_t>(),
+                l.at("flash").at("model_line_reads").get<uint64_t>());
+      EXPECT_EQ(a.at("flash_line_reads").get<uint64_t>(), 0u);
+      EXPECT_FALSE(executed);
+    }
+    if (!executed) {
+      EXPECT_EQ(a.at("ref_flash_line_reads").get<uint64_t>(), 0u);
+    }
+  }
+  EXPECT_TRUE(some_accel);
+}
+
+// compare mode: the reference kernel runs on the ISS beside the accelerated path; its flash line
+// reads are the reference path's, and the accelerated layer's own are 0.
+TEST_F(EnergyRun, CompareModesReferenceRunsFlashReadsAreTheReferencePaths) {
+  const RunOutcome r =
+      runHilsim({"run", "--model", *dir_ + "/mlp.tflite", "--mode", "compare", "--set",
+                 "cpu.preset=stm32l4r5", "--report", *dir_ + "/board-compare.json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const JsonDoc report = readJsonFile(*dir_ + "/board-compare.json");
+  ASSERT_EQ(report.at("mode").get<std::string>(), "compare");
+  const JsonDoc& config = report.at("config");
+  for (const JsonDoc& l : report.at("layer_stats"))
+    expectClose(l.at("ref_energy_uj").get<double>(), recomputeRef(l, config), "ref");
+  uint64_t ref_reads = 0;
+  for (const JsonDoc& l : report.at("layers")) {
+    ASSERT_EQ(l.at("path").get<std::string>(), "accel");
+    EXPECT_EQ(l.at("ref_cycles_source").get<std::string>(), "iss");
+    EXPECT_EQ(l.at("actions").at("flash_line_reads").get<uint64_t>(), 0u);
+    EXPECT_EQ(l.at("actions").at("ref_flash_line_reads").get<uint64_t>(),
+              l.at("flash").at("model_line_reads").get<uint64_t>());
+    ref_reads += l.at("actions").at("ref_flash_line_reads").get<uint64_t>();
+  }
+  EXPECT_GT(ref_reads, 0u);
 }
 
 // The number `hilsim config` prints for `leaf` in its YAML, after the line `section`.

@@ -148,6 +148,30 @@ TEST_P(RealModel, InspectsAnnotatesAndRunsTheSameBytesInEveryMode) {
   }
 }
 
+// The CPU-only run on the STM32L4R5 board (120 MHz, 3.3 V): its average power, the run current
+// and the flash line reads of the model's weights, lies within the datasheet's run-mode range of
+// its class, 100-137 uA/MHz: 39.6-54.3 mW (docs/ENERGY.md, "Host MCU").
+TEST_P(RealModel, CpuOnlyAveragePowerIsWithinTheBoardsRunModeRange) {
+  const std::string dir = makeTestDir();
+  const std::string report = dir + "/ref.json";
+  const RunOutcome r = runHilsim({"run", "--model", modelPath(GetParam()), "--mode", "ref", "--set",
+                                  "cpu.preset=stm32l4r5", "--report", report, "--quiet"},
+                                 600);
+  ASSERT_EQ(r.exit_code, 0) << r.command << "\n" << r.err;
+  const JsonDoc rep = readJsonFile(report);
+  const JsonDoc& totals = rep.at("totals");
+  const double power_mw = totals.at("average_power_mw").get<double>();
+  EXPECT_GE(power_mw, 100 * 120 * 3.3 * 1e-3 * (1 - 1e-9));
+  EXPECT_LE(power_mw, 137 * 120 * 3.3 * 1e-3);
+  // The weights are read from flash, and the whole run is the reference path.
+  const uint64_t reads = rep.at("simulation").at("flash").at("model_line_reads").get<uint64_t>();
+  EXPECT_GT(reads, 0u);
+  const double flash_uj = totals.at("energy").at("flash").get<double>();
+  EXPECT_NEAR(flash_uj, double(reads) * 330e-6, 1e-9 * std::max(1.0, flash_uj));
+  const double energy_uj = totals.at("energy_uj").get<double>();
+  EXPECT_NEAR(totals.at("ref_energy_uj").get<double>(), energy_uj, 1e-9 * energy_uj);
+}
+
 // The LSTMs keep their hidden and cell state across invocations: four frames run in sequence
 // give the first frame's output of a fresh run, and later outputs that differ from running each
 // frame on its own. (The outputs are taken before a final SOFTMAX, which saturates on random

@@ -21,8 +21,8 @@ using test::words;
 CpuOptions m4() {
   CpuOptions o;
   o.core = Core::kCortexM4F;
-  o.flash_wait_states = 0;
-  o.sram_wait_states = 0;
+  o.memory.flash_wait_states = 0;
+  o.memory.sram_wait_states = 0;
   return o;
 }
 
@@ -253,7 +253,7 @@ TEST(Cpu, DividesAreTimedByTheirOperands) {
 TEST(Cpu, ModelFlashReadsChargeWaitStatesThroughTheCountedPath) {
   for (uint32_t wait : {0u, 4u}) {
     CpuOptions o = m4();
-    o.flash_wait_states = wait;
+    o.memory.flash_wait_states = wait;
     Cpu cpu(o);
     const uint8_t weights[] = {7, 8, 9, 10};
     cpu.mapBytes(kModelFlashBase, weights, sizeof weights);
@@ -303,7 +303,7 @@ TEST(Cpu, CountedFlashLoadsOfEveryWidthAndAlignment) {
   for (size_t i = 0; i < weights.size(); ++i) weights[i] = uint8_t(i);
   const uint32_t wait = 3;
   CpuOptions o = m4();
-  o.flash_wait_states = wait;
+  o.memory.flash_wait_states = wait;
   Cpu arm(o);
   arm.mapBytes(kModelFlashBase, weights.data(), weights.size());
   // 0x100: ldrb r1, [r0]; ldrh r2, [r0]; ldr r3, [r0]; adds r0, r1, r2; adds r0, r0, r3; bx lr
@@ -325,7 +325,7 @@ TEST(Cpu, AlignedCountedFlashLoadsTakeTheFastPath) {
   if (!FastPaths::enabled()) GTEST_SKIP() << "the engine overrides are off in this build";
   const uint8_t weights[] = {1, 2, 3, 4, 5, 6, 7, 8};
   CpuOptions o = m4();
-  o.flash_wait_states = 2;
+  o.memory.flash_wait_states = 2;
   Cpu cpu(o);
   cpu.mapBytes(kModelFlashBase, weights, sizeof weights);
   // 0x100: ldr r0, [r1]; ldrb r2, [r1, #5]; adds r0, r0, r2; bx lr
@@ -349,8 +349,8 @@ std::vector<uint8_t> flashLoop() {
 uint64_t loopCycles(uint32_t wait, const FlashOptions& flash, uint32_t iterations,
                     FlashStats* stats = nullptr) {
   CpuOptions o = m4();
-  o.flash_wait_states = wait;
-  o.flash = flash;
+  o.memory.flash_wait_states = wait;
+  o.memory.flash = flash;
   Cpu cpu(o);
   cpu.loadElf(image(40, flashLoop(), {}));
   const RunResult r = cpu.call(0x100, {iterations, 0});
@@ -423,8 +423,8 @@ TEST(CpuFlash, ALoopLargerThanTheCacheKeepsMissing) {
 // bytes are 2 lines of 8 bytes. The code runs from SRAM, so that only the data goes to flash.
 uint64_t byteLoads(uint32_t wait, const FlashOptions& flash, int runs, FlashStats* stats) {
   CpuOptions o = m4();
-  o.flash_wait_states = wait;
-  o.flash = flash;
+  o.memory.flash_wait_states = wait;
+  o.memory.flash = flash;
   Cpu cpu(o);
   std::vector<uint8_t> weights(4096);
   for (size_t i = 0; i < weights.size(); ++i) weights[i] = uint8_t(i);
@@ -457,6 +457,7 @@ TEST(CpuFlash, DataLoadsFromFlashPayPerLineOnAMiss) {
   // No data cache: every load reads the flash.
   EXPECT_EQ(byteLoads(wait, none, 1, &stats), zero + 16 * wait);
   EXPECT_EQ(stats.line_reads, 16u);
+  EXPECT_EQ(stats.model_line_reads, 16u);  // the code runs from SRAM: every read is model data
   // A data cache: one line read per 8 bytes on the first run, none on the second.
   const FlashOptions dcache{8, false, 0, 1, 4, 2, false};
   EXPECT_EQ(byteLoads(wait, dcache, 1, &stats), zero + 2 * wait);
@@ -473,17 +474,57 @@ TEST(CpuFlash, DataLoadsFromFlashPayPerLineOnAMiss) {
   EXPECT_EQ(stats.dcache_hits + stats.dcache_misses, 0u);
 }
 
+// Byte loads of model flash at offsets 0, 4, 8, 20, 0, 31 (8-byte lines 0, 0, 1, 2, 0, 3), by
+// code fetched from the flash code region at 0x100, so that instruction fetches read lines too.
+FlashStats modelLineReads(uint32_t wait, const FlashOptions& flash) {
+  CpuOptions o = m4();
+  o.memory.flash_wait_states = wait;
+  o.memory.flash = flash;
+  Cpu cpu(o);
+  std::vector<uint8_t> weights(4096, 7);
+  cpu.mapBytes(kModelFlashBase, weights.data(), weights.size());
+  // ldrb r2, [r1, #k] (0x780a | k << 6) for each offset k, then bx lr.
+  cpu.loadElf(image(40, halfwords({0x780a, 0x790a, 0x7a0a, 0x7d0a, 0x780a, 0x7fca, 0x4770}), {}));
+  const RunResult r = cpu.call(0x100, {0, kModelFlashBase});
+  EXPECT_EQ(r.reason, StopReason::kReturned) << r.fault;
+  return cpu.flashStats();
+}
+
+TEST(CpuFlash, ModelLineReadsCountTheModelDataLinesReadFromTheFlashArray) {
+  // No data cache: every load of model flash reads its line, a repeated line too.
+  const FlashStats bare = modelLineReads(5, FlashOptions{});
+  EXPECT_EQ(bare.model_line_reads, 6u);
+  // The code's own two lines (14 bytes of instructions at 0x100) are line reads, not model ones.
+  EXPECT_EQ(bare.line_reads, bare.model_line_reads + 2);
+  // A data cache: the four distinct lines are read once each; the repeats hit.
+  const FlashOptions dcache{8, false, 0, 1, 4, 2, false};
+  const FlashStats cached = modelLineReads(5, dcache);
+  EXPECT_EQ(cached.model_line_reads, 4u);
+  EXPECT_EQ(cached.dcache_misses, 4u);
+  EXPECT_EQ(cached.dcache_hits, 2u);
+  // Through the instruction cache with 16-byte lines (0, 0, 0, 1, 0, 1): two lines.
+  const FlashStats through = modelLineReads(5, {16, false, 8, 2, 0, 1, true});
+  EXPECT_EQ(through.model_line_reads, 2u);
+  // STM32L4R5's ART (cpu.preset cortex-m4f): 32 lines of data cache.
+  EXPECT_EQ(modelLineReads(5, coreInfo(Core::kCortexM4F).memory.flash).model_line_reads, 4u);
+  // Without flash wait states the model flash is not counted.
+  EXPECT_EQ(modelLineReads(0, FlashOptions{}).model_line_reads, 0u);
+  EXPECT_EQ(modelLineReads(0, dcache).model_line_reads, 0u);
+  // Subtracting counts (a layer's share) keeps the model reads apart.
+  EXPECT_EQ((bare - cached).model_line_reads, 2u);
+}
+
 TEST(CpuFlash, LiteralLoadsGoThroughTheDataPath) {
   // 0x100: ldr r0, [pc, #4] (the word at 0x108); bx lr; nop; nop; .word 42. Code and literal
   // share no line: the code is line 0x20, the literal line 0x21.
   const std::vector<uint8_t> code = halfwords({0x4801, 0x4770, 0xbf00, 0xbf00, 42, 0});
   for (const bool dcache : {false, true}) {
     CpuOptions o = m4();
-    o.flash_wait_states = 3;
-    o.flash.icache_lines = 8;
-    o.flash.icache_ways = 2;
-    o.flash.dcache_lines = dcache ? 4 : 0;
-    o.flash.dcache_ways = dcache ? 2 : 1;
+    o.memory.flash_wait_states = 3;
+    o.memory.flash.icache_lines = 8;
+    o.memory.flash.icache_ways = 2;
+    o.memory.flash.dcache_lines = dcache ? 4 : 0;
+    o.memory.flash.dcache_ways = dcache ? 2 : 1;
     Cpu cpu(o);
     cpu.loadElf(image(40, code, {}));
     const RunResult first = cpu.call(0x100, {});
@@ -498,14 +539,14 @@ TEST(CpuFlash, LiteralLoadsGoThroughTheDataPath) {
 
 TEST(CpuFlash, OptionsAreChecked) {
   CpuOptions o = m4();
-  o.flash.line_bytes = 12;
+  o.memory.flash.line_bytes = 12;
   EXPECT_THROW(Cpu{o}, ConfigError);
   o = m4();
-  o.flash.icache_lines = 6;
-  o.flash.icache_ways = 4;
+  o.memory.flash.icache_lines = 6;
+  o.memory.flash.icache_ways = 4;
   EXPECT_THROW(Cpu{o}, ConfigError);
   o = m4();
-  o.flash.data_through_icache = true;
+  o.memory.flash.data_through_icache = true;
   EXPECT_THROW(Cpu{o}, ConfigError);
 }
 
@@ -569,7 +610,7 @@ TEST(Cpu, PresetLookup) {
   EXPECT_EQ(issPresetNames().size(), 9u);
   const CoreInfo* u575 = presetInfo("stm32u575");
   ASSERT_NE(u575, nullptr);
-  EXPECT_EQ(u575->flash_wait_states, 4u);
+  EXPECT_EQ(u575->memory.flash_wait_states, 4u);
   EXPECT_EQ(u575->exception_entry_cycles, coreInfo(Core::kCortexM33).exception_entry_cycles);
   EXPECT_EQ(presetInfo("cortex-m7"), nullptr);
   // Each board's memories: its wait states and flash memory system (line bytes, prefetch,
@@ -589,16 +630,16 @@ TEST(Cpu, PresetLookup) {
     SCOPED_TRACE(m.preset);
     const CoreInfo* info = presetInfo(m.preset);
     ASSERT_NE(info, nullptr);
-    EXPECT_EQ(info->flash_wait_states, m.wait_states);
-    EXPECT_EQ(info->flash.line_bytes, m.line_bytes);
-    EXPECT_EQ(info->flash.prefetch, m.prefetch);
-    EXPECT_EQ(info->flash.icache_lines, m.icache_lines);
-    EXPECT_EQ(info->flash.dcache_lines, m.dcache_lines);
-    EXPECT_EQ(info->flash.data_through_icache, m.data_through_icache);
+    EXPECT_EQ(info->memory.flash_wait_states, m.wait_states);
+    EXPECT_EQ(info->memory.flash.line_bytes, m.line_bytes);
+    EXPECT_EQ(info->memory.flash.prefetch, m.prefetch);
+    EXPECT_EQ(info->memory.flash.icache_lines, m.icache_lines);
+    EXPECT_EQ(info->memory.flash.dcache_lines, m.dcache_lines);
+    EXPECT_EQ(info->memory.flash.data_through_icache, m.data_through_icache);
     const CoreInfo& core = coreInfo(info->core);
     EXPECT_EQ(info->exception_entry_cycles, core.exception_entry_cycles);
     EXPECT_EQ(info->exception_exit_cycles, core.exception_exit_cycles);
-    EXPECT_EQ(info->sram_wait_states, core.sram_wait_states);
+    EXPECT_EQ(info->memory.sram_wait_states, core.memory.sram_wait_states);
   }
 }
 

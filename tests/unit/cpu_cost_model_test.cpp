@@ -160,6 +160,121 @@ TEST(CpuCostModel, UncalibratedPresetsPriceSvdfAndFloatLikeFullyConnected) {
             cpuPreset("cortex-m0plus", KernelLibrary::kReference).fc_float_per_mac);
 }
 
+// CONV_2D's terms, worked out by hand for a 3x3 SAME convolution (4x4x2 input, 3 filters,
+// stride 1, padding 1): changing the formula or a term's count fails.
+TEST(CpuCostModel, ConvolutionFormulaWithTheIm2colTerms) {
+  ConvGeometry g;
+  g.in_h = g.in_w = 4;
+  g.in_c = 2;
+  g.filter_h = g.filter_w = 3;
+  g.pad_h = g.pad_w = 1;
+  g.out_h = g.out_w = 4;
+  g.out_c = 3;
+  const OpWork w = convolutionWork(g, 2);
+  // Per row (and column) of outputs the 3 taps inside a 4-wide input are 2, 3, 3, 2: 10, so
+  // 10 x 10 = 100 taps inside per output channel, 300 over 3 filters, 600 MACs over 2 channels.
+  EXPECT_EQ(w.outputs, 48u);
+  EXPECT_EQ(w.window_elements, 300u);
+  EXPECT_EQ(w.inside_macs, 600u);
+  EXPECT_EQ(w.macs, 864u);            // 48 outputs x 9 taps x 2 channels: 264 in the padding
+  EXPECT_EQ(w.pixel_taps, 144u);      // 16 output pixels x 9 taps
+  EXPECT_EQ(w.patch_elements, 288u);  // x 2 channels
+  EXPECT_FALSE(w.pointwise);
+
+  CpuCoefficients c;
+  c.conv1x1_per_mac = 1;
+  c.conv_per_mac = 2;
+  c.conv_per_tap = 3;
+  c.conv_per_output = 10;
+  c.conv_per_call = 500;
+  c.conv_per_padded_mac = 1.5;
+  c.conv_per_patch_element = 0.5;
+  c.conv_per_pixel_tap = 4;
+  const CpuCostModel m(c);
+  // 2 x 600 + 3 x 300 + 10 x 48 + 500 + 1.5 x 264 + 0.5 x 288 + 4 x 144
+  //   = 1200 + 900 + 480 + 500 + 396 + 144 + 576
+  EXPECT_EQ(m.cycles(Op::CONV_2D, w), 4196u);
+
+  // A 1x1 convolution has no patch to copy and no padding: the im2col terms take no part.
+  ConvGeometry p = g;
+  p.filter_h = p.filter_w = 1;
+  p.pad_h = p.pad_w = 0;
+  const OpWork pw = convolutionWork(p, 2);
+  EXPECT_TRUE(pw.pointwise);
+  // 1 x 96 inside MACs + 3 x 48 taps + 10 x 48 outputs + 500
+  EXPECT_EQ(m.cycles(Op::CONV_2D, pw), 96u + 144u + 480u + 500u);
+}
+
+// DEPTHWISE_CONV_2D's terms, worked out by hand for a 3x3 SAME depthwise convolution (5x5x6
+// input, stride 1, padding 1): changing the formula or a term's count fails.
+TEST(CpuCostModel, DepthwiseFormulaWithTheOptimizedKernelsTerms) {
+  ConvGeometry g;
+  g.depthwise = true;
+  g.in_h = g.in_w = 5;
+  g.in_c = 6;
+  g.filter_h = g.filter_w = 3;
+  g.pad_h = g.pad_w = 1;
+  g.out_h = g.out_w = 5;
+  g.out_c = 6;
+  const OpWork w = convolutionWork(g, 1);
+  // Per row (and column) of outputs the taps inside a 5-wide input are 2, 3, 3, 3, 2: 13, so
+  // 13 x 13 = 169 taps inside per channel.
+  EXPECT_EQ(w.outputs, 150u);
+  EXPECT_EQ(w.inside_macs, 1014u);      // 169 x 6 channels
+  EXPECT_EQ(w.window_elements, 1350u);  // 150 outputs x 9 taps checked
+  EXPECT_EQ(w.window_rows, 450u);       // 150 outputs x 3 rows
+  EXPECT_EQ(w.scalar_macs, 338u);       // 6 mod 4 = 2 channels past the four-channel loop
+  EXPECT_EQ(w.pixels, 25u);
+  EXPECT_EQ(w.general_pixels, 16u);  // the 3 x 3 interior windows take the unrolled path
+
+  CpuCoefficients c;
+  c.dwconv_per_mac = 2;
+  c.dwconv_per_tap = 1;
+  c.dwconv_per_row = 3;
+  c.dwconv_per_output = 10;
+  c.dwconv_per_call = 400;
+  c.dwconv_per_scalar_mac = 5;
+  c.dwconv_per_pixel = 7;
+  c.dwconv_per_general_pixel = 20;
+  const CpuCostModel m(c);
+  // 2 x 1014 + 1 x 1350 + 3 x 450 + 10 x 150 + 400 + 5 x 338 + 7 x 25 + 20 x 16
+  //   = 2028 + 1350 + 1350 + 1500 + 400 + 1690 + 175 + 320
+  EXPECT_EQ(m.cycles(Op::DEPTHWISE_CONV_2D, w), 8813u);
+
+  // Depth multiplier 2 over 3 input channels: the same 6 outputs per pixel, every channel in
+  // scalar code and no pixel on the unrolled path.
+  ConvGeometry d = g;
+  d.in_c = 3;
+  d.depth_multiplier = 2;
+  const OpWork dw = convolutionWork(d, 1);
+  EXPECT_EQ(dw.inside_macs, 1014u);
+  EXPECT_EQ(dw.scalar_macs, 1014u);
+  EXPECT_EQ(dw.general_pixels, 25u);
+  // 8813 + 5 x (1014 - 338) + 20 x (25 - 16)
+  EXPECT_EQ(m.cycles(Op::DEPTHWISE_CONV_2D, dw), 8813u + 3380u + 180u);
+}
+
+// The im2col and four-channel terms price the optimized library's kernels; the reference kernels
+// skip the padding, copy no patch and treat every channel and pixel alike, so every preset's
+// reference coefficients leave them at 0.
+TEST(CpuCostModel, KernelStructureTermsBelongToTheOptimizedLibrary) {
+  for (const char* preset :
+       {"cortex-m0plus", "cortex-m4f", "cortex-m33", "rv32im", "cortex-m7", "stm32g0b1", "fe310"}) {
+    const CpuCoefficients c = cpuPreset(preset, KernelLibrary::kReference);
+    EXPECT_EQ(c.conv_per_padded_mac, 0.0) << preset;
+    EXPECT_EQ(c.conv_per_patch_element, 0.0) << preset;
+    EXPECT_EQ(c.conv_per_pixel_tap, 0.0) << preset;
+    EXPECT_EQ(c.dwconv_per_scalar_mac, 0.0) << preset;
+    EXPECT_EQ(c.dwconv_per_pixel, 0.0) << preset;
+    EXPECT_EQ(c.dwconv_per_general_pixel, 0.0) << preset;
+  }
+  for (const char* preset : {"cortex-m0plus", "cortex-m4f", "cortex-m33", "rv32im"}) {
+    const CpuCoefficients c = cpuPreset(preset, KernelLibrary::kOptimized);
+    EXPECT_GT(c.conv_per_patch_element + c.conv_per_pixel_tap, 0.0) << preset;
+    EXPECT_GT(c.dwconv_per_scalar_mac, 0.0) << preset;
+  }
+}
+
 // The LSTM's own terms, worked out by hand: changing the formula or a term's regressor fails.
 TEST(CpuCostModel, LstmFormula) {
   CpuCoefficients c;

@@ -10,6 +10,18 @@ uint64_t toCycles(double cycles) {
   return cycles <= 0.0 ? 0 : static_cast<uint64_t>(std::llround(cycles));
 }
 
+// Output positions along one axis whose whole window lies inside the input.
+uint64_t windowsInside(uint32_t out, uint32_t stride, uint32_t pad, uint32_t filter,
+                       uint32_t dilation, uint32_t in) {
+  uint64_t count = 0;
+  for (uint32_t o = 0; o < out; ++o) {
+    const int64_t first = int64_t{o} * stride - pad;
+    const int64_t last = first + (int64_t{filter} - 1) * dilation;
+    if (first >= 0 && last < int64_t{in}) ++count;
+  }
+  return count;
+}
+
 }  // namespace
 
 OpWork convolutionWork(const ConvGeometry& g, uint32_t filter_in_c) {
@@ -22,10 +34,23 @@ OpWork convolutionWork(const ConvGeometry& g, uint32_t filter_in_c) {
     work.window_elements = taps_checked;
     work.window_rows = work.outputs * g.filter_h;
     work.inside_macs = inside_taps;
+    const uint64_t scalar_channels = g.depth_multiplier == 1 ? g.in_c % 4 : g.out_c;
+    work.scalar_macs = g.insideTaps() * scalar_channels;
+    work.pixels = g.pixels();
+    const bool unrolled_3x3 = g.filter_h == 3 && g.filter_w == 3 && g.dilation_h == 1 &&
+                              g.dilation_w == 1 && g.depth_multiplier == 1;
+    const uint64_t unrolled_pixels =
+        unrolled_3x3
+            ? uint64_t{g.batches} * windowsInside(g.out_h, g.stride_h, g.pad_h, 3, 1, g.in_h) *
+                  windowsInside(g.out_w, g.stride_w, g.pad_w, 3, 1, g.in_w)
+            : 0;
+    work.general_pixels = work.pixels - unrolled_pixels;
   } else {
     work.macs = taps_checked * filter_in_c;
     work.window_elements = inside_taps;
     work.inside_macs = inside_taps * filter_in_c;
+    work.pixel_taps = g.pixels() * g.filter_h * g.filter_w;
+    work.patch_elements = work.pixel_taps * filter_in_c;
     work.pointwise = g.filter_h == 1 && g.filter_w == 1;
   }
   return work;
@@ -56,15 +81,22 @@ uint64_t CpuCostModel::cycles(tflite::BuiltinOperator op, const OpWork& w) const
             c_.fc_float_per_output * d(uint64_t{w.gemm_rows} * w.gemm_n) + c_.fc_float_per_call);
       }
       return fullyConnectedCycles(w.gemm_rows, w.gemm_k, w.gemm_n);
-    case Op::CONV_2D:
-      return toCycles((w.pointwise ? c_.conv1x1_per_mac : c_.conv_per_mac) * d(w.inside_macs) +
+    case Op::CONV_2D: {
+      double cycles = (w.pointwise ? c_.conv1x1_per_mac : c_.conv_per_mac) * d(w.inside_macs) +
                       c_.conv_per_tap * d(w.window_elements) + c_.conv_per_output * d(w.outputs) +
-                      c_.conv_per_call);
+                      c_.conv_per_call;
+      if (!w.pointwise)
+        cycles += c_.conv_per_padded_mac * d(w.macs - std::min(w.macs, w.inside_macs)) +
+                  c_.conv_per_patch_element * d(w.patch_elements) +
+                  c_.conv_per_pixel_tap * d(w.pixel_taps);
+      return toCycles(cycles);
+    }
     case Op::DEPTHWISE_CONV_2D:
-      return toCycles(c_.dwconv_per_mac * d(w.inside_macs) +
-                      c_.dwconv_per_tap * d(w.window_elements) +
-                      c_.dwconv_per_row * d(w.window_rows) + c_.dwconv_per_output * d(w.outputs) +
-                      c_.dwconv_per_call);
+      return toCycles(
+          c_.dwconv_per_mac * d(w.inside_macs) + c_.dwconv_per_tap * d(w.window_elements) +
+          c_.dwconv_per_row * d(w.window_rows) + c_.dwconv_per_output * d(w.outputs) +
+          c_.dwconv_per_scalar_mac * d(w.scalar_macs) + c_.dwconv_per_pixel * d(w.pixels) +
+          c_.dwconv_per_general_pixel * d(w.general_pixels) + c_.dwconv_per_call);
     case Op::AVERAGE_POOL_2D:
       return toCycles(c_.pool_per_element * d(w.window_elements) +
                       c_.pool_per_output * d(w.outputs) + c_.op_per_call);

@@ -153,11 +153,10 @@ int cpuRunCommand(int argc, char** argv, int first) {
   std::memcpy(&float_value, &float_bits, sizeof float_value);
   const iss::FlashStats& f = cpu.flashStats();
   if (json) {
-    const Json flash = {{"line_reads", f.line_reads},
-                        {"icache_hits", f.icache_hits},
-                        {"icache_misses", f.icache_misses},
-                        {"dcache_hits", f.dcache_hits},
-                        {"dcache_misses", f.dcache_misses}};
+    const Json flash = {
+        {"line_reads", f.line_reads},       {"icache_hits", f.icache_hits},
+        {"icache_misses", f.icache_misses}, {"dcache_hits", f.dcache_hits},
+        {"dcache_misses", f.dcache_misses}, {"model_line_reads", f.model_line_reads}};
     Json result = {{"cycles", r.cycles}, {"instructions", r.instructions}, {"flash", flash}};
     if (returns == "float") result["return"] = double(float_value);
     std::cout << formatJson(result, JsonLayout{0}) << "\n";
@@ -173,7 +172,8 @@ int cpuRunCommand(int argc, char** argv, int first) {
       std::cout << hex(r.return_value) << "\n";
     std::cout << "flash line_reads " << f.line_reads << " icache_hits " << f.icache_hits
               << " icache_misses " << f.icache_misses << " dcache_hits " << f.dcache_hits
-              << " dcache_misses " << f.dcache_misses << "\n";
+              << " dcache_misses " << f.dcache_misses << " model_line_reads " << f.model_line_reads
+              << "\n";
     std::printf("time_us %.3f (%s at %g MHz)\n", double(r.cycles) / config.cpu.clock_mhz,
                 config.cpu.preset.c_str(), config.cpu.clock_mhz);
   }

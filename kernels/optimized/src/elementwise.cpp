@@ -27,32 +27,25 @@ inline void store4(int8_t* out, int32_t r0, int32_t r1, int32_t r2, int32_t r3) 
   std::memcpy(out, &word, 4);
 }
 
-// Calls run(a, a_repeats, b, b_repeats, out, n) for every innermost run of the loop nest, in the
-// reference's order (hilsim/kernels/broadcast.h).
-template <typename Run>
-void forEachRun(const BroadcastLoops& loops, const int8_t* in1, const int8_t* in2, int8_t* out,
-                Run run) {
-  const int32_t inner = loops.rank - 1;
-  const auto n = static_cast<int32_t>(loops.extent[inner]);
-  const bool in1_repeats = loops.stride1[inner] == 0;
-  const bool in2_repeats = loops.stride2[inner] == 0;
-  int64_t index[kMaxBroadcastRank] = {};
-  int64_t offset1 = 0;
-  int64_t offset2 = 0;
-  for (;;) {
-    run(in1 + offset1, in1_repeats, in2 + offset2, in2_repeats, out, n);
-    out += n;
-    int32_t d = inner - 1;
-    for (; d >= 0; --d) {
-      offset1 += loops.stride1[d];
-      offset2 += loops.stride2[d];
-      if (++index[d] < loops.extent[d]) break;
-      offset1 -= loops.stride1[d] * loops.extent[d];
-      offset2 -= loops.stride2[d] * loops.extent[d];
-      index[d] = 0;
-    }
-    if (d < 0) return;
-  }
+// Runs the loops of planBroadcast (hilsim/kernels/broadcast.h) in the reference's order, each
+// innermost run by one of three run kernels: both(a, b, out, n) where both operands vary,
+// fixed1(a, b, out, n) where input 1 repeats along the run (a points at its one value),
+// fixed2(a, b, out, n) where input 2 does.
+template <typename Both, typename Fixed1, typename Fixed2>
+void binaryRuns(const BroadcastLoops& loops, const int8_t* in1, const int8_t* in2, int8_t* out,
+                Both both, Fixed1 fixed1, Fixed2 fixed2) {
+  const bool in1_repeats = loops.stride1[loops.rank - 1] == 0;
+  const bool in2_repeats = loops.stride2[loops.rank - 1] == 0;
+  forEachBroadcastRun(loops, in1, in2, out,
+                      [&](const int8_t* a, const int8_t* b, int8_t* o, int64_t n64) {
+                        const auto n = static_cast<int32_t>(n64);
+                        if (in1_repeats)
+                          fixed1(a, b, o, n);
+                        else if (in2_repeats)
+                          fixed2(a, b, o, n);
+                        else
+                          both(a, b, o, n);
+                      });
 }
 
 bool runsFitInt32(const BroadcastLoops& loops) {
@@ -227,19 +220,16 @@ void addInt8(const QuantizedAddParams& p, const BroadcastLoops& loops, const int
   const AddScale s{p.input1_offset, p.input2_offset,     p.left_shift,    p.input1_multiplier,
                    -p.input1_shift, p.input2_multiplier, -p.input2_shift, p.output_multiplier,
                    -p.output_shift, p.output_offset,     p.act_min,       p.act_max};
-  forEachRun(
+  binaryRuns(
       loops, input1, input2, output,
-      [&s](const int8_t* a, bool a_repeats, const int8_t* b, bool b_repeats, int8_t* out,
-           int32_t n) {
-        if (a_repeats) {
-          const int32_t fixed = addend(*a + s.offset1, s.left_shift, s.multiplier1, s.right1);
-          addRunFixed(s, fixed, b, s.offset2, s.multiplier2, s.right2, out, n);
-        } else if (b_repeats) {
-          const int32_t fixed = addend(*b + s.offset2, s.left_shift, s.multiplier2, s.right2);
-          addRunFixed(s, fixed, a, s.offset1, s.multiplier1, s.right1, out, n);
-        } else {
-          addRun(s, a, b, out, n);
-        }
+      [&s](const int8_t* a, const int8_t* b, int8_t* out, int32_t n) { addRun(s, a, b, out, n); },
+      [&s](const int8_t* a, const int8_t* b, int8_t* out, int32_t n) {
+        const int32_t fixed = addend(*a + s.offset1, s.left_shift, s.multiplier1, s.right1);
+        addRunFixed(s, fixed, b, s.offset2, s.multiplier2, s.right2, out, n);
+      },
+      [&s](const int8_t* a, const int8_t* b, int8_t* out, int32_t n) {
+        const int32_t fixed = addend(*b + s.offset2, s.left_shift, s.multiplier2, s.right2);
+        addRunFixed(s, fixed, a, s.offset1, s.multiplier1, s.right1, out, n);
       });
 }
 
@@ -259,16 +249,15 @@ void mulInt8(const QuantizedMulParams& p, const BroadcastLoops& loops, const int
                    p.output_offset,
                    p.act_min,
                    p.act_max};
-  forEachRun(loops, input1, input2, output,
-             [&s](const int8_t* a, bool a_repeats, const int8_t* b, bool b_repeats, int8_t* out,
-                  int32_t n) {
-               if (a_repeats)
-                 mulRunFixed(s, *a + s.offset1, b, s.offset2, out, n);
-               else if (b_repeats)
-                 mulRunFixed(s, *b + s.offset2, a, s.offset1, out, n);
-               else
-                 mulRun(s, a, b, out, n);
-             });
+  binaryRuns(
+      loops, input1, input2, output,
+      [&s](const int8_t* a, const int8_t* b, int8_t* out, int32_t n) { mulRun(s, a, b, out, n); },
+      [&s](const int8_t* a, const int8_t* b, int8_t* out, int32_t n) {
+        mulRunFixed(s, *a + s.offset1, b, s.offset2, out, n);
+      },
+      [&s](const int8_t* a, const int8_t* b, int8_t* out, int32_t n) {
+        mulRunFixed(s, *b + s.offset2, a, s.offset1, out, n);
+      });
 }
 
 }  // namespace hilsim::kernels::opt

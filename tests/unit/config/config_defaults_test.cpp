@@ -27,10 +27,18 @@ void expectCoefficientsEq(const timing::CpuCoefficients& a, const timing::CpuCoe
   EXPECT_EQ(a.conv_per_mac, b.conv_per_mac);
   EXPECT_EQ(a.conv_per_output, b.conv_per_output);
   EXPECT_EQ(a.conv_per_call, b.conv_per_call);
+  EXPECT_EQ(a.conv_per_tap, b.conv_per_tap);
+  EXPECT_EQ(a.conv_per_padded_mac, b.conv_per_padded_mac);
+  EXPECT_EQ(a.conv_per_patch_element, b.conv_per_patch_element);
+  EXPECT_EQ(a.conv_per_pixel_tap, b.conv_per_pixel_tap);
   EXPECT_EQ(a.dwconv_per_mac, b.dwconv_per_mac);
   EXPECT_EQ(a.dwconv_per_call, b.dwconv_per_call);
   EXPECT_EQ(a.dwconv_per_tap, b.dwconv_per_tap);
   EXPECT_EQ(a.dwconv_per_row, b.dwconv_per_row);
+  EXPECT_EQ(a.dwconv_per_output, b.dwconv_per_output);
+  EXPECT_EQ(a.dwconv_per_scalar_mac, b.dwconv_per_scalar_mac);
+  EXPECT_EQ(a.dwconv_per_pixel, b.dwconv_per_pixel);
+  EXPECT_EQ(a.dwconv_per_general_pixel, b.dwconv_per_general_pixel);
   EXPECT_EQ(a.pool_per_element, b.pool_per_element);
   EXPECT_EQ(a.softmax_per_element, b.softmax_per_element);
   EXPECT_EQ(a.quantize_per_element, b.quantize_per_element);
@@ -91,8 +99,7 @@ TEST(ConfigDefaults, BuiltInDefaultsAreTheHeaderDefaults) {
   EXPECT_EQ(c.cpu.driver_reg_cycles, h.cpu.driver_reg_cycles);
   EXPECT_EQ(c.cpu.irq_handler_cycles, h.cpu.irq_handler_cycles);
   EXPECT_EQ(c.cpu.model, h.cpu.model);
-  EXPECT_EQ(c.cpu.flash_wait_states, h.cpu.flash_wait_states);
-  EXPECT_EQ(c.cpu.sram_wait_states, h.cpu.sram_wait_states);
+  EXPECT_TRUE(c.cpu.memory == h.cpu.memory);
   expectCoefficientsEq(c.cpu.coefficients,
                        timing::cpuPreset("cortex-m4f", KernelLibrary::kReference));
   EXPECT_EQ(c.sim.quantum_ns, h.sim.quantum_ns);
@@ -174,8 +181,8 @@ TEST(ConfigDefaults, PresetsWithAnIssDefaultToItAtTheirPartsWaitStates) {
     SCOPED_TRACE(c.preset);
     const HardwareConfig hw = withSets({"cpu.preset=" + c.preset});
     EXPECT_EQ(hw.cpu.model, c.model);
-    EXPECT_EQ(hw.cpu.flash_wait_states, c.flash_wait_states);
-    EXPECT_EQ(hw.cpu.sram_wait_states, 0u);
+    EXPECT_EQ(hw.cpu.memory.flash_wait_states, c.flash_wait_states);
+    EXPECT_EQ(hw.cpu.memory.sram_wait_states, 0u);
     covered.push_back(c.preset);
   }
   EXPECT_EQ(covered, timing::cpuPresetNames());
@@ -203,9 +210,9 @@ TEST(ConfigDefaults, BoardPresetsResolveToTheirPart) {
     const HardwareConfig hw = withSets({"cpu.preset=" + c.board});
     EXPECT_EQ(hw.cpu.model, CpuModel::kIss);
     EXPECT_EQ(hw.cpu.clock_mhz, c.clock_mhz);
-    EXPECT_EQ(hw.cpu.flash_wait_states, c.flash_wait_states);
-    EXPECT_EQ(hw.cpu.sram_wait_states, 0u);
-    EXPECT_TRUE(hw.cpu.flash == c.flash);
+    EXPECT_EQ(hw.cpu.memory.flash_wait_states, c.flash_wait_states);
+    EXPECT_EQ(hw.cpu.memory.sram_wait_states, 0u);
+    EXPECT_TRUE(hw.cpu.memory.flash == c.flash);
     const timing::CpuCoefficients core = timing::cpuPreset(c.core, KernelLibrary::kReference);
     if (c.own_calibration)
       EXPECT_GT(hw.cpu.coefficients.fc_per_mac, core.fc_per_mac);  // its flash costs more
@@ -219,8 +226,8 @@ TEST(ConfigDefaults, BoardPresetsResolveToTheirPart) {
     const HardwareConfig given =
         withSets({"cpu.preset=" + c.board, "cpu.flash_wait_states=1", "cpu.flash.icache_lines=0",
                   "cpu.flash.data_through_icache=false"});
-    EXPECT_EQ(given.cpu.flash_wait_states, 1u);
-    EXPECT_EQ(given.cpu.flash.icache_lines, 0u);
+    EXPECT_EQ(given.cpu.memory.flash_wait_states, 1u);
+    EXPECT_EQ(given.cpu.memory.flash.icache_lines, 0u);
   }
 }
 

@@ -80,6 +80,68 @@ TEST(Broadcast, EmptyOutputsHaveNoLoops) {
   EXPECT_EQ(out[0], 42);
 }
 
+TEST(Broadcast, NestShapesAreTheOperandsRightAlignedIntoSix) {
+  const Plan p = plan({5}, {2, 3, 4, 5});
+  ASSERT_EQ(p.status, BroadcastStatus::kOk);
+  EXPECT_EQ(std::vector<int32_t>(p.loops.nest_shape1, p.loops.nest_shape1 + kernels::kNestRank),
+            (std::vector<int32_t>{1, 1, 1, 1, 1, 5}));
+  EXPECT_EQ(std::vector<int32_t>(p.loops.nest_shape2, p.loops.nest_shape2 + kernels::kNestRank),
+            (std::vector<int32_t>{1, 1, 2, 3, 4, 5}));
+  // Beyond six dimensions there is no nest.
+  const Plan seven = plan({2, 1, 1, 1, 1, 1, 3}, {3});
+  ASSERT_EQ(seven.status, BroadcastStatus::kOk);
+  EXPECT_EQ(seven.loops.nest_shape1[0], 0);
+  EXPECT_EQ(seven.loops.nest_shape2[kernels::kNestRank - 1], 0);
+}
+
+// Every operand pair of both walks: the output element o holds 1000 * (index in a) + (index in b),
+// worked out independently by index arithmetic.
+TEST(Broadcast, NestAndFusedLoopsVisitEveryOutputAtTheBroadcastIndex) {
+  const std::vector<std::pair<std::vector<int32_t>, std::vector<int32_t>>> cases = {
+      {{5}, {2, 3, 4, 5}},
+      {{2, 3, 1, 2}, {1, 1, 3, 2}},
+      {{2, 3, 1, 2}, {2, 1, 3, 1}},
+      {{1}, {7}},
+      {{4, 1}, {1, 6}},
+      {{2, 1, 3, 1, 2, 1}, {1, 2, 1, 2, 1, 2}},
+      {{2, 1, 1, 1, 1, 1, 3}, {3}}};
+  for (const auto& [shape_a, shape_b] : cases) {
+    const Plan p = plan(shape_a, shape_b);
+    ASSERT_EQ(p.status, BroadcastStatus::kOk);
+    size_t na = 1, nb = 1, no = 1;
+    for (int32_t d : shape_a) na *= size_t(d);
+    for (int32_t d : shape_b) nb *= size_t(d);
+    for (int32_t d : p.shape) no *= size_t(d);
+    std::vector<int32_t> a(na), b(nb);
+    for (size_t i = 0; i < na; ++i) a[i] = int32_t(i);
+    for (size_t i = 0; i < nb; ++i) b[i] = int32_t(i);
+    const auto op = [](int32_t x, int32_t y) { return 1000 * x + y; };
+    std::vector<int32_t> nest(no, -1), fused(no, -1);
+    kernels::broadcastNest6(p.loops, a.data(), b.data(), nest.data(), op);
+    kernels::broadcastBinary(p.loops, a.data(), b.data(), fused.data(), op);
+    // Index arithmetic per output element.
+    const size_t rank = p.shape.size();
+    std::vector<int32_t> ea(rank, 1), eb(rank, 1);
+    for (size_t i = 0; i < shape_a.size(); ++i) ea[rank - shape_a.size() + i] = shape_a[i];
+    for (size_t i = 0; i < shape_b.size(); ++i) eb[rank - shape_b.size() + i] = shape_b[i];
+    std::vector<int32_t> want(no);
+    for (size_t o = 0; o < no; ++o) {
+      size_t rest = o, ia = 0, ib = 0, sa = 1, sb = 1;
+      for (size_t d = rank; d-- > 0;) {
+        const size_t coord = rest % size_t(p.shape[d]);
+        rest /= size_t(p.shape[d]);
+        ia += (ea[d] == 1 ? 0 : coord) * sa;
+        ib += (eb[d] == 1 ? 0 : coord) * sb;
+        sa *= size_t(ea[d]);
+        sb *= size_t(eb[d]);
+      }
+      want[o] = op(int32_t(ia), int32_t(ib));
+    }
+    EXPECT_EQ(nest, want) << shape_a.size() << "-d against " << shape_b.size() << "-d";
+    EXPECT_EQ(fused, want) << shape_a.size() << "-d against " << shape_b.size() << "-d";
+  }
+}
+
 TEST(Broadcast, Errors) {
   EXPECT_EQ(plan({2, 3}, {3, 2}).status, BroadcastStatus::kIncompatible);
   EXPECT_EQ(plan({2, 0}, {2, 3}).status, BroadcastStatus::kIncompatible);

@@ -50,6 +50,9 @@ struct Term {
   double CpuCoefficients::*coefficient;
   const char* name;
   std::function<double(const OpWork&, const CpuCoefficients&)> regressor;
+  // Fitted for the optimized library only: a cost the reference kernels do not have (they keep
+  // the preset's 0).
+  bool optimized_only = false;
 };
 
 double insideMacsTerm(const OpWork& w, const CpuCoefficients&) {
@@ -128,25 +131,42 @@ std::vector<Group> groups() {
                   {&CpuCoefficients::svdf_per_unit, "svdf_per_unit", outputsTerm},
                   {&CpuCoefficients::svdf_per_call, "svdf_per_call", one}},
                  everyTerm});
-  out.push_back({{Op::CONV_2D},
-                 {{&CpuCoefficients::conv1x1_per_mac, "conv1x1_per_mac", insideMacsTerm},
-                  {&CpuCoefficients::conv_per_mac, "conv_per_mac", insideMacsTerm},
-                  {&CpuCoefficients::conv_per_tap, "conv_per_tap", tapsTerm},
-                  {&CpuCoefficients::conv_per_output, "conv_per_output", outputsTerm},
-                  {&CpuCoefficients::conv_per_call, "conv_per_call", one}},
-                 [](Op, const OpWork& w, size_t term) {
-                   if (term == 0) return w.pointwise;
-                   if (term == 1) return !w.pointwise;
-                   return true;
-                 }});
-  out.push_back({{Op::DEPTHWISE_CONV_2D},
-                 {{&CpuCoefficients::dwconv_per_mac, "dwconv_per_mac", insideMacsTerm},
-                  {&CpuCoefficients::dwconv_per_tap, "dwconv_per_tap", tapsTerm},
-                  {&CpuCoefficients::dwconv_per_row, "dwconv_per_row",
-                   [](const OpWork& w, const CpuCoefficients&) { return double(w.window_rows); }},
-                  {&CpuCoefficients::dwconv_per_output, "dwconv_per_output", outputsTerm},
-                  {&CpuCoefficients::dwconv_per_call, "dwconv_per_call", one}},
-                 everyTerm});
+  out.push_back(
+      {{Op::CONV_2D},
+       {{&CpuCoefficients::conv1x1_per_mac, "conv1x1_per_mac", insideMacsTerm},
+        {&CpuCoefficients::conv_per_mac, "conv_per_mac", insideMacsTerm},
+        {&CpuCoefficients::conv_per_tap, "conv_per_tap", tapsTerm},
+        {&CpuCoefficients::conv_per_output, "conv_per_output", outputsTerm},
+        {&CpuCoefficients::conv_per_call, "conv_per_call", one},
+        {&CpuCoefficients::conv_per_padded_mac, "conv_per_padded_mac",
+         [](const OpWork& w, const CpuCoefficients&) {
+           return double(w.macs - std::min(w.macs, w.inside_macs));
+         },
+         true},
+        {&CpuCoefficients::conv_per_patch_element, "conv_per_patch_element",
+         [](const OpWork& w, const CpuCoefficients&) { return double(w.patch_elements); }, true},
+        {&CpuCoefficients::conv_per_pixel_tap, "conv_per_pixel_tap",
+         [](const OpWork& w, const CpuCoefficients&) { return double(w.pixel_taps); }, true}},
+       [](Op, const OpWork& w, size_t term) {
+         if (term == 0) return w.pointwise;
+         if (term == 1 || term >= 5) return !w.pointwise;
+         return true;
+       }});
+  out.push_back(
+      {{Op::DEPTHWISE_CONV_2D},
+       {{&CpuCoefficients::dwconv_per_mac, "dwconv_per_mac", insideMacsTerm},
+        {&CpuCoefficients::dwconv_per_tap, "dwconv_per_tap", tapsTerm},
+        {&CpuCoefficients::dwconv_per_row, "dwconv_per_row",
+         [](const OpWork& w, const CpuCoefficients&) { return double(w.window_rows); }},
+        {&CpuCoefficients::dwconv_per_output, "dwconv_per_output", outputsTerm},
+        {&CpuCoefficients::dwconv_per_call, "dwconv_per_call", one},
+        {&CpuCoefficients::dwconv_per_scalar_mac, "dwconv_per_scalar_mac",
+         [](const OpWork& w, const CpuCoefficients&) { return double(w.scalar_macs); }, true},
+        {&CpuCoefficients::dwconv_per_pixel, "dwconv_per_pixel",
+         [](const OpWork& w, const CpuCoefficients&) { return double(w.pixels); }, true},
+        {&CpuCoefficients::dwconv_per_general_pixel, "dwconv_per_general_pixel",
+         [](const OpWork& w, const CpuCoefficients&) { return double(w.general_pixels); }, true}},
+       everyTerm});
   // Pooling, SOFTMAX, element-wise ops, QUANTIZE and DEQUANTIZE: a per-element coefficient each
   // and the shared op_per_call.
   out.push_back(
@@ -245,7 +265,9 @@ void fitGroup(const Group& group, const std::vector<Sample>& samples, Calibratio
     if (std::find(group.ops.begin(), group.ops.end(), s.op) == group.ops.end()) continue;
     std::vector<double> row;
     for (size_t t = 0; t < group.terms.size(); ++t) {
-      const bool applies = group.applies(s.op, s.work, t);
+      const bool applies =
+          group.applies(s.op, s.work, t) &&
+          (!group.terms[t].optimized_only || cal->cpu.kernels == timing::KernelLibrary::kOptimized);
       row.push_back(applies ? group.terms[t].regressor(s.work, cal->coefficients) : 0.0);
       if (applies && row.back() != 0.0) used[t] = true;
     }
@@ -345,14 +367,13 @@ Calibration calibrate(const config::HardwareConfig& given, const ProgressCallbac
 
 std::string calibrationYaml(const Calibration& cal) {
   char line[256];
-  std::string out =
-      "# CPU cost-model coefficients fitted by `hilsim calibrate` to the " +
-      std::string(config::toString(cal.cpu.kernels)) +
-      " kernels\n"
-      "# executed on the instruction-set simulator of cpu.preset " +
-      cal.cpu.preset + "\n";
+  std::string out = "# CPU cost-model coefficients fitted by `hilsim calibrate` to the " +
+                    std::string(config::toString(cal.cpu.kernels)) +
+                    " kernels\n"
+                    "# executed on the instruction-set simulator of cpu.preset " +
+                    cal.cpu.preset + "\n";
   std::snprintf(line, sizeof line, "# (flash wait states %u, SRAM wait states %u).\n",
-                cal.cpu.flash_wait_states, cal.cpu.sram_wait_states);
+                cal.cpu.memory.flash_wait_states, cal.cpu.memory.sram_wait_states);
   out += line;
   out += "# Fit per operator: shapes, mean and max relative error of the fitted formula.\n";
   for (const OpFit& f : cal.fits) {
@@ -364,9 +385,9 @@ std::string calibrationYaml(const Calibration& cal) {
   out += "cpu:\n  preset: " + cal.cpu.preset + "\n";
   out += "  kernels: " + std::string(config::toString(cal.cpu.kernels)) + "\n";
   std::snprintf(line, sizeof line, "  flash_wait_states: %u\n  sram_wait_states: %u\n",
-                cal.cpu.flash_wait_states, cal.cpu.sram_wait_states);
+                cal.cpu.memory.flash_wait_states, cal.cpu.memory.sram_wait_states);
   out += line;
-  const iss::FlashOptions& f = cal.cpu.flash;
+  const iss::FlashOptions& f = cal.cpu.memory.flash;
   std::snprintf(line, sizeof line,
                 "  flash:\n    line_bytes: %u\n    prefetch: %s\n    icache_lines: %u\n"
                 "    icache_ways: %u\n    dcache_lines: %u\n    dcache_ways: %u\n"

@@ -117,9 +117,9 @@ CrossoverPoint measure(sim::HostSide& side, const config::HardwareConfig& config
   p.macs = r.macs;
   p.ref_cycles = r.ref_cycles;
   p.accel_cycles = r.path == rt::ExecPath::kAccel ? r.cycles : 0;
-  if (p.accel_cycles)
-    p.accel_energy_uj = report::energyOf(report::layerActions(r, config, true), config).totalUj();
-  p.ref_energy_uj = report::refEnergyUj(r.ref_cycles, config);
+  const report::LayerActions actions = report::layerActions(r, config, true);
+  if (p.accel_cycles) p.accel_energy_uj = report::energyOf(actions, config).totalUj();
+  p.ref_energy_uj = report::refEnergyUj(r.ref_cycles, actions.ref_flash_line_reads, config);
   const MemberPrediction predicted = predictMember(config, f, n);
   p.predicted_accel_cycles = predicted.cycles;
   p.predicted_accel_energy_uj = predicted.energy_uj;

@@ -9,7 +9,7 @@
 #include "hilsim/base/log.h"
 #include "hilsim/energy/energy_params.h"
 #include "hilsim/energy/technology.h"
-#include "hilsim/iss/flash.h"
+#include "hilsim/iss/core_model.h"
 #include "hilsim/timing/bus_scheduler.h"
 #include "hilsim/timing/core_timing.h"
 #include "hilsim/timing/cpu_cost_model.h"
@@ -71,9 +71,9 @@ struct CpuConfig {
   // Set when a preset or kernel library other than the default one has no ISS, so cpu.model
   // fell back to cost: one line for the user, empty otherwise.
   std::string model_note;
-  uint32_t flash_wait_states = 5;  // default: the preset's typical part
-  uint32_t sram_wait_states = 0;
-  iss::FlashOptions flash;  // default: the preset's typical part
+  // cpu.flash_wait_states, cpu.sram_wait_states, cpu.flash.*: the ISS's own options; default: the
+  // preset's typical part (iss/core_model.h).
+  iss::MemoryOptions memory = iss::coreInfo(iss::Core::kCortexM4F).memory;
   WeightMemory weight_memory = WeightMemory::kFlash;
   FirmwareOpt firmware_opt = FirmwareOpt::kO2;  // which firmware image the ISS runs
   // Default: the preset's driver figures (timing::cpuPresetDriver).

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "hilsim/iss/flash.h"
+#include "hilsim/iss/memory_options.h"
 
 namespace hilsim::iss {
 
@@ -32,11 +32,9 @@ struct CoreInfo {
   // Exception entry and exit, in core cycles (charged by Cpu::callInterrupt).
   uint32_t exception_entry_cycles = 0;
   uint32_t exception_exit_cycles = 0;
-  // Wait states of the typical part's flash and SRAM at the preset's clock, in core cycles.
-  uint32_t flash_wait_states = 0;
-  uint32_t sram_wait_states = 0;
-  // The typical part's flash memory system (iss/README.md, "Flash memory system").
-  FlashOptions flash;
+  // The typical part's memories at the preset's clock: wait states and the flash memory system
+  // (iss/README.md, "Flash memory system").
+  MemoryOptions memory;
 };
 
 // The row of a CPU preset with an ISS: a core preset (cortex-m4f) or a board preset (stm32l4r5:

@@ -22,6 +22,7 @@
 #include "hilsim/iss/core_model.h"
 #include "hilsim/iss/elf.h"
 #include "hilsim/iss/flash.h"
+#include "hilsim/iss/memory_options.h"
 
 namespace hilsim::iss {
 
@@ -43,20 +44,16 @@ class MmioHandler {
 // wait states.
 struct CpuOptions {
   Core core = Core::kCortexM4F;
-  // Wait states in core cycles (cpu.flash_wait_states, cpu.sram_wait_states).
-  uint32_t flash_wait_states = 0;
-  uint32_t sram_wait_states = 0;
-  // The flash memory system in front of the flash (cpu.flash.*): hides wait states on hits.
-  FlashOptions flash;
+  // The memories' wait states and the flash memory system (cpu.flash_wait_states,
+  // cpu.sram_wait_states, cpu.flash.*).
+  MemoryOptions memory;
   // The most instructions one call may execute (across its resumes) before it is stopped as a
   // runaway fault; 0 means no limit.
   uint64_t max_instructions = 0;
 
   // Every field: options that compare equal time the same program the same.
   bool operator==(const CpuOptions& o) const {
-    return core == o.core && flash_wait_states == o.flash_wait_states &&
-           sram_wait_states == o.sram_wait_states && flash == o.flash &&
-           max_instructions == o.max_instructions;
+    return core == o.core && memory == o.memory && max_instructions == o.max_instructions;
   }
 };
 

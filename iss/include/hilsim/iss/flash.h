@@ -44,9 +44,14 @@ struct FlashStats {
   uint64_t icache_misses = 0;
   uint64_t dcache_hits = 0;
   uint64_t dcache_misses = 0;
+  // The part of line_reads that loads of the model flash made (the model's weights and
+  // constants): each such load that no cache served. Instruction fetches and literal loads of
+  // the code region are not in it. Only counted when the model flash has wait states.
+  uint64_t model_line_reads = 0;
   FlashStats operator-(const FlashStats& o) const {
-    return {line_reads - o.line_reads, icache_hits - o.icache_hits, icache_misses - o.icache_misses,
-            dcache_hits - o.dcache_hits, dcache_misses - o.dcache_misses};
+    return {line_reads - o.line_reads,       icache_hits - o.icache_hits,
+            icache_misses - o.icache_misses, dcache_hits - o.dcache_hits,
+            dcache_misses - o.dcache_misses, model_line_reads - o.model_line_reads};
   }
 };
 

@@ -85,19 +85,20 @@ template <typename T, typename Combine>
   return static_cast<T>(std::min(p.act_max, std::max(p.act_min, raw_output)));
 }
 
-// Quantized ADD / SUB over broadcast loops: operands of one shape take TFLite Micro's flat loop
-// (one int index for all three arrays, the element inlined), others the broadcast loop nest.
+// The quantized ADD / SUB element as a function object that is always inlined into the walk
+// calling it (a lambda would be called out of line from the several loops of a walk).
 template <typename T, typename Combine>
+struct AddSubOp {
+  const QuantizedAddParams& p;
+  Combine combine;
+  [[gnu::always_inline]] T operator()(T x, T y) const { return addSubElement(x, y, p, combine); }
+};
+
+// Quantized ADD / SUB: the flat loop for operands of one shape, `Walk` for broadcast ones.
+template <BroadcastWalk Walk, typename T, typename Combine>
 void addSubQuantized(const QuantizedAddParams& p, const BroadcastLoops& loops, const T* input1,
                      const T* input2, T* output, Combine combine) {
-  if (loops.rank == 1 && loops.stride1[0] == 1 && loops.stride2[0] == 1 &&
-      loops.extent[0] <= INT32_MAX) {
-    const auto size = static_cast<int32_t>(loops.extent[0]);
-    for (int32_t i = 0; i < size; ++i) output[i] = addSubElement(input1[i], input2[i], p, combine);
-    return;
-  }
-  broadcastBinary(loops, input1, input2, output,
-                  [&p, combine](T a, T b) { return addSubElement(a, b, p, combine); });
+  elementwiseBinary<Walk>(loops, input1, input2, output, AddSubOp<T, Combine>{p, combine});
 }
 
 }  // namespace hilsim::kernels

@@ -27,9 +27,14 @@ struct LayerActions {
   uint64_t system_memory_read_bytes = 0;
   uint64_t system_memory_write_bytes = 0;
   uint64_t register_accesses = 0;
-  uint64_t cpu_active_cycles = 0;      // host cycles running kernels, the driver and copies
-  uint64_t cpu_sleep_cycles = 0;       // host cycles asleep waiting for the accelerator
-  uint64_t flash_line_reads = 0;       // host flash lines of model data (not counted yet: 0)
+  uint64_t cpu_active_cycles = 0;  // host cycles running kernels, the driver and copies
+  uint64_t cpu_sleep_cycles = 0;   // host cycles asleep waiting for the accelerator
+  // Host flash lines of model data the layer's path read (FlashStats::model_line_reads), where
+  // the instruction-set simulator ran its reference kernel or the driver's job path; 0 under
+  // the cost model and in predictions.
+  uint64_t flash_line_reads = 0;
+  // The same of the reference path (in ref_energy_uj, not in this layer's energy).
+  uint64_t ref_flash_line_reads = 0;
   uint64_t simulated_ps = 0;           // the layer's time
   std::vector<uint64_t> core_busy_ps;  // per core; empty without an accelerator
 
@@ -46,6 +51,9 @@ struct LayerWork {
   bool depthwise = false;  // a depthwise convolution: each input value feeds its MACs alone
   // The accelerated path's breakdown; nullptr on the reference path.
   const AccelBreakdown* accel = nullptr;
+  // Model-data flash lines read by the layer's path and by its reference path (see LayerActions).
+  uint64_t flash_line_reads = 0;
+  uint64_t ref_flash_line_reads = 0;
 };
 
 // The counts of one layer invocation on a platform with `timing`'s clocks, bus and accelerator
@@ -56,9 +64,10 @@ LayerActions layerActions(const LayerWork& work, const timing::PlatformTiming& t
 // The energy library's view of the counts: the summed counts on the first core.
 energy::ActionCounts actionCounts(const LayerActions& actions,
                                   const timing::AccelGeometry& geometry);
-// The reference path's energy: `ref_cycles` of the host running its kernel on a system without
-// the accelerator, in uJ.
-double refEnergyUj(uint64_t ref_cycles, const energy::EnergyParams& params);
+// The reference path's energy: `ref_cycles` of the host running its kernel and the
+// `ref_flash_line_reads` it made, on a system without the accelerator, in uJ.
+double refEnergyUj(uint64_t ref_cycles, uint64_t ref_flash_line_reads,
+                   const energy::EnergyParams& params);
 
 // The predicted energy of both paths of a planned layer, in uJ: the accelerated invocation of
 // predictAccelerated (weights in place) and the reference kernel's `ref_cycles`.

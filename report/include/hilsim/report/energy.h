@@ -26,9 +26,10 @@ LayerActions layerActions(const rt::LayerRecord& record, const config::HardwareC
 energy::ActionCounts actionCounts(const LayerActions& actions,
                                   const config::HardwareConfig& config);
 energy::EnergyBreakdown energyOf(const LayerActions& actions, const config::HardwareConfig& config);
-// The reference path's energy: `ref_cycles` of the host running its kernel, on a system without
-// the accelerator, in uJ.
-double refEnergyUj(uint64_t ref_cycles, const config::HardwareConfig& config);
+// The reference path's energy: `ref_cycles` of the host running its kernel and the
+// `ref_flash_line_reads` it made, on a system without the accelerator, in uJ.
+double refEnergyUj(uint64_t ref_cycles, uint64_t ref_flash_line_reads,
+                   const config::HardwareConfig& config);
 // The accelerator's area at the configured technology.
 energy::AcceleratorArea acceleratorArea(const config::HardwareConfig& config);
 

@@ -11,13 +11,25 @@
 //                      invocation's data; software floating point skips most of their work)
 //   CONV_2D            conv(1x1)_per_mac * inside MACs + conv_per_tap * inside taps
 //                      + conv_per_output * outputs + conv_per_call
+//                      + (not 1x1) conv_per_padded_mac * padding MACs
+//                      + conv_per_patch_element * patch elements + conv_per_pixel_tap * pixel taps
 //                      (inside taps: filter taps inside the input, summed over every output;
-//                      inside MACs: their products, inside taps x input channels per filter)
+//                      inside MACs: their products, inside taps x input channels per filter;
+//                      padding MACs: the products of the taps outside it; pixel taps: output
+//                      pixels x KH x KW; patch elements: pixel taps x input channels per filter,
+//                      what an im2col kernel copies)
 //   DEPTHWISE_CONV_2D  dwconv_per_mac * inside MACs + dwconv_per_tap * taps checked
 //                      + dwconv_per_row * rows checked + dwconv_per_output * outputs
-//                      + dwconv_per_call
+//                      + dwconv_per_call + dwconv_per_scalar_mac * scalar MACs
+//                      + dwconv_per_pixel * output pixels
+//                      + dwconv_per_general_pixel * general pixels
 //                      (taps checked: outputs x KH x KW; rows checked: outputs x KH;
-//                      inside MACs: the taps inside the input)
+//                      inside MACs: the taps inside the input; scalar MACs: the inside MACs of
+//                      the channels a four-channel kernel leaves to scalar code, the last
+//                      in_c mod 4 at depth multiplier 1 and every channel above it; general
+//                      pixels: output pixels outside an unrolled 3x3 kernel's path, every
+//                      pixel unless KH = KW = 3, dilation 1 and depth multiplier 1, else those
+//                      whose window is not wholly inside the input)
 //   AVERAGE_POOL_2D,   pool_per_element * outputs * KH * KW + pool_per_output * outputs
 //                      + op_per_call
 //   MAX_POOL_2D
@@ -77,11 +89,24 @@ struct CpuCoefficients {
   // Per filter tap inside the input: the window loop's bounds check and addressing, which
   // dominate a convolution over few input channels.
   double conv_per_tap = 0.0;
+  // Kernels that multiply the padding (an im2col patch is zero-filled outside the input): per
+  // MAC of a tap outside the input, per patch element copied and per tap of an output pixel's
+  // window. 0 for the reference kernels, which skip the taps outside.
+  double conv_per_padded_mac = 0.0;
+  double conv_per_patch_element = 0.0;
+  double conv_per_pixel_tap = 0.0;
   double dwconv_per_mac = 0.0;
   double dwconv_per_tap = 0.0;  // per tap checked against the input, inside or not
   double dwconv_per_row = 0.0;  // per filter row checked against the input
   double dwconv_per_output = 0.0;
   double dwconv_per_call = 0.0;
+  // Kernels that process four channels at a time, with an unrolled path for the interior of a
+  // 3x3 filter: per inside MAC of a channel left to scalar code, per output pixel (its window's
+  // set-up) and per output pixel outside the unrolled path. 0 for the reference kernels, which
+  // loop over every output the same way.
+  double dwconv_per_scalar_mac = 0.0;
+  double dwconv_per_pixel = 0.0;
+  double dwconv_per_general_pixel = 0.0;
   double pool_per_element = 0.0;
   double pool_per_output = 0.0;
   double softmax_per_element = 0.0;
@@ -159,6 +184,13 @@ struct OpWork {
                                  // output channels; DEPTHWISE_CONV_2D: taps checked (outputs x
                                  // KH x KW)
   uint64_t window_rows = 0;      // DEPTHWISE_CONV_2D: filter rows checked (outputs x KH)
+  uint64_t pixel_taps = 0;       // CONV_2D: output pixels x KH x KW
+  uint64_t patch_elements = 0;   // CONV_2D: pixel taps x input channels per filter
+  uint64_t scalar_macs = 0;      // DEPTHWISE_CONV_2D: inside MACs of the channels outside a
+                                 // four-channel loop (in_c mod 4; all at depth multiplier > 1)
+  uint64_t pixels = 0;           // DEPTHWISE_CONV_2D: output pixels (batches x OH x OW)
+  uint64_t general_pixels = 0;   // DEPTHWISE_CONV_2D: output pixels outside the unrolled 3x3
+                                 // path (see the formula above)
   uint64_t state_bytes = 0;      // SVDF state shifted per invocation; LSTM state bytes
   uint64_t filters = 0;          // SVDF: batches x filters
   uint64_t steps = 0;            // LSTM: sequence steps (time steps, x batch when batch-major)

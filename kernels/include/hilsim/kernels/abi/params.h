@@ -182,6 +182,8 @@ constexpr void visit(V& v, BroadcastLoops& loops) {
   v(loops.extent);
   v(loops.stride1);
   v(loops.stride2);
+  v(loops.nest_shape1);
+  v(loops.nest_shape2);
 }
 
 template <class V>
