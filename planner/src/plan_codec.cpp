@@ -42,14 +42,22 @@ const char* dataflowName(timing::Dataflow d) {
   }
 }
 
+// The stored decision as the plan's summary ends: its reason names the path ("offload (pays:
+// ...)"); a reason written without it gets the path in front.
+std::string decisionText(const Decision& d) {
+  const std::string path = d.offload ? "offload" : "keep on CPU";
+  if (d.reason.rfind(path, 0) == 0) return d.reason;
+  return path + " (" + d.reason + ")";
+}
+
 std::string describeConvPlan(const AnnotatedPlan& a);
 
-// ", CPU cortex-m55 at 400 MHz", or that the plan does not say.
 // "1 chunk", "3 chunks".
 std::string counted(uint64_t count, const char* noun) {
   return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
 }
 
+// ", CPU cortex-m55 at 400 MHz", or that the plan does not say.
 std::string cpuText(const AnnotatedPlan& a) {
   if (!a.cpu) return ", CPU not recorded";
   char clock[32];
@@ -284,8 +292,7 @@ std::string describeConvPlan(const AnnotatedPlan& a) {
     std::snprintf(factor, sizeof factor, "%.2f", inputReadFactor(p));
     text += ", input read " + std::string(factor) + "x";
   }
-  return text + "; " + (a.decision.offload ? "offload" : "keep on CPU") + " (" + a.decision.reason +
-         ")";
+  return text + "; " + decisionText(a.decision);
 }
 
 }  // namespace
@@ -333,8 +340,7 @@ std::string describePlan(const AnnotatedPlan& a) {
       std::to_string(p.hardware.sram_bytes) + cpuText(a) + ": " + counted(p.chunks.size(), "chunk");
   uint32_t tiles = 0;
   for (const Chunk& c : p.chunks) tiles += c.num_tiles;
-  text += ", " + counted(tiles, "tile") + "; " + (a.decision.offload ? "offload" : "keep on CPU") +
-          " (" + a.decision.reason + ")";
+  text += ", " + counted(tiles, "tile") + "; " + decisionText(a.decision);
   return text;
 }
 

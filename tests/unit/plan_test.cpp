@@ -118,6 +118,25 @@ TEST(PlanCodec, RoundTripsTheCpuRecord) {
   EXPECT_NE(describePlan(c).find(", CPU not recorded: "), std::string::npos) << describePlan(c);
 }
 
+// The summary ends with the stored decision once: annotate stores reasons that name the path
+// ("offload (pays: ...)"); a reason without the path gets it in front.
+TEST(PlanCodec, DescriptionNamesTheDecisionOnce) {
+  AnnotatedPlan a;
+  a.plan = makePlan(hw(4), {1, 64, 64});
+  a.decision.offload = true;
+  a.decision.reason = "offload (pays: accel 10 < ref 20 cycles)";
+  const std::string text = describePlan(a);
+  EXPECT_EQ(
+      text.substr(text.size() - std::string("; offload (pays: accel 10 < ref 20 cycles)").size()),
+      "; offload (pays: accel 10 < ref 20 cycles)")
+      << text;
+  EXPECT_EQ(text.find("offload (offload"), std::string::npos) << text;
+  a.decision.offload = false;
+  a.decision.reason = "below break-even";
+  const std::string kept = describePlan(a);
+  EXPECT_NE(kept.find("; keep on CPU (below break-even)"), std::string::npos) << kept;
+}
+
 // Counts read as English: one chunk of one tile is "1 chunk, 1 tile".
 TEST(PlanCodec, DescriptionCountsInTheSingular) {
   AnnotatedPlan a;
