@@ -24,6 +24,7 @@ iss::CpuOptions hostCpuOptions(const config::CpuConfig& cpu) {
   iss::CpuOptions o;
   o.core = *core;
   o.memory = cpu.memory;
+  o.branch_predictor = iss::presetInfo(cpu.preset)->branch_predictor;
   return o;
 }
 

@@ -42,6 +42,15 @@ struct DivideSite {
 // Returned as the fall-through of blocks whose last instruction always transfers control.
 constexpr uint32_t kNoFallthrough = 0xFFFF'FFFF;
 
+// E31: how the block's last instruction transfers control, which says what predicts it.
+enum class ControlTransfer : uint8_t {
+  kNone,         // falls through to the next block
+  kConditional,  // conditional branch: direction from the history table, target from the BTB
+  kJump,         // jal, or jalr that is neither a call nor a return: target from the BTB
+  kCall,         // jal/jalr writing ra or t0: a jump that pushes its return address
+  kReturn,       // jalr x0 through ra or t0: target from the return-address stack
+};
+
 // The fields every block hook reads come first, so that they share the first two cache lines.
 struct alignas(64) BlockTiming {
   uint32_t start = 0;
@@ -58,8 +67,8 @@ struct alignas(64) BlockTiming {
   // target instruction that is not word aligned. Flash wait states are the flash memory
   // system's (flash_system.h).
   uint32_t nonseq_entry_cycles = 0;
-  // E31: the block ends in a conditional branch at branch_pc (predicted by the branch history).
-  bool conditional_branch = false;
+  // E31: the control transfer ending the block, at branch_pc.
+  ControlTransfer control = ControlTransfer::kNone;
   bool uses_flash = false;     // fetch_lines or literal_lines
   uint16_t literal_count = 0;  // literal_lines.size()
   uint32_t branch_pc = 0;
@@ -73,6 +82,8 @@ struct alignas(64) BlockTiming {
   // multiplier/divider unit (x0 is never a dependency).
   uint32_t tail_mask = 0;
   uint32_t head_mask = 0;
+  // E31: the target buffer slot this block's branch was last placed in (E31Predictor).
+  mutable uint8_t target_slot = 0;
   mutable uint64_t flash_epoch = ~uint64_t{0};       // instruction cache fills
   mutable uint64_t flash_data_epoch = ~uint64_t{0};  // data cache fills (literal lines)
   // The blocks that last followed this one (key: address << 32 | size), most recent first: a
@@ -116,6 +127,93 @@ class ThumbTiming {
 BlockTiming analyzeRiscV(const TimingParams& params, uint32_t start, const uint8_t* code,
                          uint32_t bytes, const DivideHooked& hooked,
                          std::vector<DivideSite>& divides);
+
+// The E31's branch predictor (E31 Core Complex Manual v2p0, 3.2 "Instruction Fetch Unit"): a
+// branch history table of 2-bit counters for the direction of conditional branches, a fully
+// associative branch target buffer with least-recently-used replacement for the targets of taken
+// branches and jumps, and a return-address stack. Fixed-size storage; the sizes come from the
+// preset (BranchPredictorOptions). iss/README.md has the rules.
+class E31Predictor {
+ public:
+  static constexpr uint32_t kMispredictCycles = 3;  // 3.2 and 3.3
+  static constexpr uint32_t kMaxTargetEntries = 64;
+  static constexpr uint32_t kMaxReturnEntries = 16;
+  static constexpr uint32_t kMaxHistoryEntries = 4096;
+
+  // Throws std::invalid_argument for sizes it cannot hold (history entries: a power of two).
+  explicit E31Predictor(const BranchPredictorOptions& sizes);
+
+  // The cycles lost to the control transfer ending `p` when the next block starts at `next`
+  // (`sequential`: at p's fall-through), and the predictor's update.
+  uint32_t penaltyCycles(const BlockTiming& p, uint32_t next, bool sequential) {
+    switch (p.control) {
+      case ControlTransfer::kNone:
+        return 0;
+      case ControlTransfer::kConditional: {
+        uint8_t& counter = history_[(p.branch_pc >> 2) & history_mask_];
+        const bool predicted_taken = counter >= 2;
+        if (sequential) {
+          counter = uint8_t(counter == 0 ? 0 : counter - 1);
+          return predicted_taken ? kMispredictCycles : 0;
+        }
+        counter = uint8_t(counter == 3 ? 3 : counter + 1);
+        return targetHit(p, next) && predicted_taken ? 0 : kMispredictCycles;
+      }
+      case ControlTransfer::kJump:
+        return targetHit(p, next) ? 0 : kMispredictCycles;
+      case ControlTransfer::kCall:
+        push(p.start + p.bytes);
+        return targetHit(p, next) ? 0 : kMispredictCycles;
+      case ControlTransfer::kReturn:
+        return pop() == next ? 0 : kMispredictCycles;
+    }
+    return 0;
+  }
+
+ private:
+  static constexpr uint32_t kNoAddress = 0xFFFF'FFFF;  // never a branch or return address
+  struct Target {
+    uint32_t branch_pc = kNoAddress;
+    uint32_t target = kNoAddress;
+    uint64_t last_use = 0;
+  };
+
+  // Whether the target buffer predicts `target` for p's branch; updates it either way.
+  bool targetHit(const BlockTiming& p, uint32_t target) {
+    Target& t = targets_[p.target_slot];
+    if (t.branch_pc == p.branch_pc && t.target == target) {
+      t.last_use = ++uses_;
+      return true;
+    }
+    return searchTarget(p, target);
+  }
+  // The slow path: the branch's entry in another slot, or a miss that replaces the least
+  // recently used entry (or a hit with another target that rewrites it).
+  bool searchTarget(const BlockTiming& p, uint32_t target);
+
+  void push(uint32_t return_address) {
+    top_ = top_ + 1 == return_entries_ ? 0 : top_ + 1;
+    returns_[top_] = return_address;
+    if (depth_ < return_entries_) ++depth_;
+  }
+  uint32_t pop() {
+    if (depth_ == 0) return kNoAddress;
+    const uint32_t address = returns_[top_];
+    top_ = top_ == 0 ? return_entries_ - 1 : top_ - 1;
+    --depth_;
+    return address;
+  }
+
+  uint32_t history_mask_;
+  uint32_t target_entries_;
+  uint32_t return_entries_;
+  uint32_t top_ = 0;    // the return stack's newest entry (when depth_ > 0)
+  uint32_t depth_ = 0;  // entries held; a push beyond return_entries_ drops the oldest
+  uint64_t uses_ = 0;
+  Target targets_[kMaxTargetEntries];
+  uint32_t returns_[kMaxReturnEntries] = {};
+  uint8_t history_[kMaxHistoryEntries];
+};
 
 // Divide cycles for the operand values.
 // Cortex-M4/M33: total cycles of SDIV/UDIV, 2..12 by the quotient's bit length.

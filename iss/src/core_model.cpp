@@ -25,12 +25,18 @@ constexpr FlashOptions kStm32g0Flash{8, true, 2, 2, 0, 1, false};
 constexpr FlashOptions kStm32l4Art{8, false, 128, 4, 32, 4, false};
 constexpr FlashOptions kStm32u5Icache{16, true, 512, 2, 0, 1, true};
 constexpr FlashOptions kFe310Icache{32, false, 512, 2, 0, 1, false};
+// Branch predictors: the E31 Core Complex's (E31 manual v2p0, 3.2 "Instruction Fetch Unit") and
+// the FE310-G002's E31 (FE310-G002 manual, "E31 RISC-V Core", Instruction Fetch Unit): history
+// table, target buffer and return-address stack entries.
+constexpr BranchPredictorOptions kE31CoreComplexPredictor{512, 28, 6};
+constexpr BranchPredictorOptions kFe310Predictor{128, 40, 2};
 // nRF5340 application core: 8 KB 2-way cache of 128-bit lines for instruction and data accesses
 // to flash (nRF5340 PS, "CACHE"); no prefetch is documented.
 constexpr FlashOptions kNrf5340Cache{16, false, 512, 2, 0, 1, true};
 
-// A board preset: its core's row under the board's name; withWaitStates and withFlash state where
-// the board's memories differ from its core's typical part.
+// A board preset: its core's row under the board's name; withWaitStates, withFlash and
+// withPredictor state where the board's memories and branch predictor differ from its core's
+// typical part.
 CoreInfo board(CoreInfo core, const char* preset) {
   core.preset = preset;
   return core;
@@ -43,6 +49,11 @@ CoreInfo withWaitStates(CoreInfo info, uint32_t flash_wait_states) {
 
 CoreInfo withFlash(CoreInfo info, const FlashOptions& flash) {
   info.memory.flash = flash;
+  return info;
+}
+
+CoreInfo withPredictor(CoreInfo info, const BranchPredictorOptions& predictor) {
+  info.branch_predictor = predictor;
   return info;
 }
 
@@ -80,7 +91,8 @@ const std::vector<CoreInfo>& table() {
                       false,
                       20,
                       20,
-                      {0, 0, kFe310Icache}};
+                      {0, 0, kFe310Icache},
+                      kE31CoreComplexPredictor};
     // The core presets first: coreInfo(core) is a core's first row. Board presets, each its
     // core's row with only what differs (clock in timing/src/cpu_presets.cpp; sources in
     // configs/README.md, "Board presets"); the STM32L4R5 is the cortex-m4f row's own part, the
@@ -99,7 +111,7 @@ const std::vector<CoreInfo>& table() {
         board(m4f, "stm32l4r5"),
         withFlash(board(m33, "nrf5340"), kNrf5340Cache),
         withWaitStates(board(m33, "stm32u575"), 4),
-        withWaitStates(board(rv, "fe310"), 336),
+        withPredictor(withWaitStates(board(rv, "fe310"), 336), kFe310Predictor),
     };
   }();
   return rows;

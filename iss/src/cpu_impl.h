@@ -12,6 +12,7 @@
 #include <cstring>
 #include <exception>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <unordered_map>
 #include <unordered_set>
@@ -28,8 +29,6 @@ namespace hilsim::iss {
 
 constexpr uint32_t kArmStackFrameBytes = 32;  // r0-r3, r12, lr, pc, xpsr stacked on exception entry
 constexpr uint32_t kRiscVTrapFrameBytes = 64;  // 16 caller-saved registers saved by a trap wrapper
-constexpr uint32_t kE31MispredictCycles = 3;   // E31 manual, "Instruction Fetch Unit"
-constexpr uint32_t kBranchHistoryEntries = 512;
 constexpr size_t kFastSlots = 1 << 16;
 
 inline std::string hex(uint64_t v) {
@@ -89,7 +88,7 @@ struct Cpu::Impl {
   std::vector<Slot> fast = std::vector<Slot>(kFastSlots);
   std::unordered_set<uint32_t> hooked_divides;
   std::unordered_map<uint32_t, DivideSite> divides;
-  std::vector<uint8_t> history = std::vector<uint8_t>(kBranchHistoryEntries, 1);
+  std::optional<E31Predictor> predictor;  // RISC-V only
 
   uint64_t cycles = 0;
   uint64_t instructions = 0;
@@ -123,6 +122,13 @@ struct Cpu::Impl {
         flash(o.memory.flash, o.memory.flash_wait_states, o.memory.sram_wait_states),
         paths(riscv, cycles, flash) {
     paths.setUnalignedRule(unalignedRule(o.core));
+    if (riscv) predictor.emplace(predictorSizes(o));
+  }
+
+  // The options' branch predictor, or the core's own when they give none.
+  static BranchPredictorOptions predictorSizes(const CpuOptions& o) {
+    return o.branch_predictor.history_entries != 0 ? o.branch_predictor
+                                                   : coreInfo(o.core).branch_predictor;
   }
 
   // What an unaligned halfword or word access does on `core` (iss/README.md).
@@ -248,13 +254,8 @@ struct Cpu::Impl {
     uint64_t c = b->base_cycles + (riscv ? 0 : fetch);
     if (const BlockTiming* p = prev) {
       if (riscv) {
-        uint32_t gap = (sequential ? 0 : b->nonseq_entry_cycles) + fetch;
-        if (p->conditional_branch) {
-          uint8_t& counter = history[(p->branch_pc >> 2) % kBranchHistoryEntries];
-          const bool taken = !sequential;
-          if ((counter >= 2) != taken) gap += kE31MispredictCycles;
-          counter = taken ? uint8_t(std::min(counter + 1, 3)) : uint8_t(std::max(counter - 1, 0));
-        }
+        const uint32_t gap = (sequential ? 0 : b->nonseq_entry_cycles) + fetch +
+                             predictor->penaltyCycles(*p, address, sequential);
         c += gap;
         if (const uint32_t mask = p->tail_mask & b->head_mask)
           c += crossBlockStall(*p, *b, mask, gap);

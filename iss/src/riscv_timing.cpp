@@ -1,9 +1,13 @@
 // RV32IM blocks on the SiFive E31 pipeline (E31 Core Complex Manual v2p0, "Execution Pipeline"):
 // in-order single issue, fully bypassed, interlocking on read-after-write and write-after-write
 // hazards. Each instruction issues one cycle after the previous one unless a source register's
-// result is not ready yet; results are ready after the manual's result latencies.
+// result is not ready yet; results are ready after the manual's result latencies. A CSR write
+// flushes the pipeline; a load from bytes still in the store pipeline waits for them; the branch
+// predictor (E31Predictor) charges mispredicted control transfers when the next block runs.
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 
 #include "block_timing.h"
 #include "hilsim/iss/memory_map.h"
@@ -18,6 +22,12 @@ constexpr uint32_t kLoadSubWordLatency = 3;
 constexpr uint32_t kCsrLatency = 3;
 constexpr uint32_t kMulLatency = 5;
 constexpr uint32_t kDivideWorstLatency = 33;
+// "Most CSR writes result in a pipeline flush with a five-cycle penalty" (3.3).
+constexpr uint32_t kCsrWriteFlushCycles = 5;
+// "Loads to addresses currently in the store pipeline" (3.4 "Data Memory System").
+constexpr uint32_t kStoreToLoadCycles = 5;
+// ra and t0, the link registers of the calling convention (calls push, returns pop).
+constexpr int kRa = 1, kT0 = 5;
 
 enum class Kind {
   kAlu,
@@ -40,6 +50,7 @@ struct Decoded {
   int32_t imm = 0;
   uint32_t access_bytes = 0;
   bool is_signed = false;
+  bool csr_write = false;  // a CSR instruction that writes its CSR
 };
 
 Decoded decodeCompressed(uint32_t h) {
@@ -186,6 +197,9 @@ Decoded decode(const uint8_t* p, uint32_t available) {
         d.kind = Kind::kCsr;
         d.rd = rd;
         if (funct3 < 4) d.rs1 = rs1;
+        // csrrw/csrrwi always write; csrrs/csrrc(i) only with a source other than x0 / 0 (the
+        // rs1 field holds the immediate of the i forms).
+        d.csr_write = (funct3 & 3) == 1 || rs1 != 0;
       }
       break;
     default:
@@ -217,6 +231,30 @@ uint8_t saturate8(uint32_t v) {
   return uint8_t(std::min<uint32_t>(v, 255));
 }
 
+bool isLink(int r) {
+  return r == kRa || r == kT0;
+}
+
+ControlTransfer controlOf(const Decoded& d) {
+  switch (d.kind) {
+    case Kind::kBranch:
+      return ControlTransfer::kConditional;
+    case Kind::kJal:
+      return isLink(d.rd) ? ControlTransfer::kCall : ControlTransfer::kJump;
+    case Kind::kJalr:
+      if (isLink(d.rd)) return ControlTransfer::kCall;
+      return d.rd == 0 && isLink(d.rs1) ? ControlTransfer::kReturn : ControlTransfer::kJump;
+    default:
+      return ControlTransfer::kNone;
+  }
+}
+
+// A store of this block still in the store pipeline: its base register and byte range.
+struct PendingStore {
+  int base;
+  int32_t first, end;
+};
+
 }  // namespace
 
 BlockTiming analyzeRiscV(const TimingParams& params, uint32_t start, const uint8_t* code,
@@ -233,6 +271,9 @@ BlockTiming analyzeRiscV(const TimingParams& params, uint32_t start, const uint8
   uint32_t unit_free = 0;
   bool unit_seen = false;
   uint32_t slot = 0;  // the cycle the next instruction could issue in
+  // The stores since the last instruction that left the data memory idle (one that is not a load
+  // or store): they have not committed yet.
+  std::vector<PendingStore> stores;
   for (uint32_t offset = 0; offset < bytes;) {
     const Decoded d = decode(code + offset, bytes - offset);
     const uint32_t address = start + offset;
@@ -254,10 +295,23 @@ BlockTiming analyzeRiscV(const TimingParams& params, uint32_t start, const uint8
       }
       unit_seen = true;
     }
-    const bool memory =
-        d.kind == Kind::kLoadWord || d.kind == Kind::kLoadSubWord || d.kind == Kind::kStore;
+    const bool load = d.kind == Kind::kLoadWord || d.kind == Kind::kLoadSubWord;
+    const bool memory = load || d.kind == Kind::kStore;
+    if (!memory) stores.clear();
+    const int32_t first = d.imm, end = d.imm + int32_t(d.access_bytes);
+    if (load && std::any_of(stores.begin(), stores.end(), [&](const PendingStore& s) {
+          return s.base == d.rs1 && s.first < end && first < s.end;
+        })) {
+      issue += kStoreToLoadCycles;
+      stores.clear();  // the stall lets the store pipeline drain
+    }
+    if (d.kind == Kind::kStore) stores.push_back({d.rs1, first, end});
+    if (load && d.rd > 0)  // a store addressed by the register this load rewrites is out of reach
+      stores.erase(std::remove_if(stores.begin(), stores.end(),
+                                  [&](const PendingStore& s) { return s.base == d.rd; }),
+                   stores.end());
     const uint32_t wait = memory ? params.memory.sram_wait_states : 0;
-    slot = issue + 1 + wait;
+    slot = issue + 1 + wait + (d.csr_write ? kCsrWriteFlushCycles : 0);
     if (d.rd > 0) {
       ready[d.rd] = issue + latency(d.kind) + wait;
       written[d.rd] = true;
@@ -320,18 +374,48 @@ BlockTiming analyzeRiscV(const TimingParams& params, uint32_t start, const uint8
     b.tail_cycles[0] = saturate8(unit_free - slot);
   }
 
-  const Kind last = insns.empty() ? Kind::kOther : insns.back().kind;
+  b.control = insns.empty() ? ControlTransfer::kNone : controlOf(insns.back());
   const uint32_t end = start + bytes;
-  if (last == Kind::kBranch) {
-    b.conditional_branch = true;
-    b.branch_pc = b.instruction_addresses.back();
-    b.fallthrough = end;
-  } else if (last == Kind::kJal || last == Kind::kJalr) {
-    b.fallthrough = kNoFallthrough;
-  } else {
-    b.fallthrough = end;
-  }
+  if (b.control != ControlTransfer::kNone) b.branch_pc = b.instruction_addresses.back();
+  const bool always_transfers =
+      b.control != ControlTransfer::kNone && b.control != ControlTransfer::kConditional;
+  b.fallthrough = always_transfers ? kNoFallthrough : end;
   return b;
+}
+
+E31Predictor::E31Predictor(const BranchPredictorOptions& sizes)
+    : history_mask_(sizes.history_entries - 1),
+      target_entries_(sizes.target_entries),
+      return_entries_(sizes.return_stack_entries) {
+  const uint32_t h = sizes.history_entries;
+  if (h == 0 || h > kMaxHistoryEntries || (h & (h - 1)) != 0)
+    throw std::invalid_argument("E31 branch history entries must be a power of two up to " +
+                                std::to_string(kMaxHistoryEntries) + ", not " + std::to_string(h));
+  if (target_entries_ == 0 || target_entries_ > kMaxTargetEntries)
+    throw std::invalid_argument("E31 branch target buffer entries must be 1.." +
+                                std::to_string(kMaxTargetEntries) + ", not " +
+                                std::to_string(target_entries_));
+  if (return_entries_ == 0 || return_entries_ > kMaxReturnEntries)
+    throw std::invalid_argument("E31 return-address stack entries must be 1.." +
+                                std::to_string(kMaxReturnEntries) + ", not " +
+                                std::to_string(return_entries_));
+  std::fill(std::begin(history_), std::end(history_), uint8_t{1});  // weakly not taken
+}
+
+bool E31Predictor::searchTarget(const BlockTiming& p, uint32_t target) {
+  uint32_t victim = 0;
+  for (uint32_t i = 0; i < target_entries_; ++i) {
+    if (targets_[i].branch_pc == p.branch_pc) {
+      victim = i;
+      break;
+    }
+    if (targets_[i].last_use < targets_[victim].last_use) victim = i;
+  }
+  Target& t = targets_[victim];
+  const bool hit = t.branch_pc == p.branch_pc && t.target == target;
+  t = {p.branch_pc, target, ++uses_};
+  p.target_slot = uint8_t(victim);
+  return hit;
 }
 
 bool inFlashCode(uint32_t address) {

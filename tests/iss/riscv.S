@@ -88,6 +88,90 @@ func leaf
     addi a0, a0, 1
     ret
 
+# a0 = iterations (at least 1); each iteration's jump needs its target from the BTB
+func jump_loop
+1:  addi a0, a0, -1
+    j 2f
+2:  bnez a0, 1b
+    ret
+
+# a0 = iterations (at least 1): a call and a return each iteration
+func call_loop
+    addi sp, sp, -16
+    sw ra, 12(sp)
+    mv a1, a0
+1:  jal leaf
+    addi a1, a1, -1
+    bnez a1, 1b
+    lw ra, 12(sp)
+    addi sp, sp, 16
+    ret
+
+# Three nested calls: their returns need three return-stack entries.
+    .macro chain_link name, callee
+func \name
+    addi sp, sp, -16
+    sw ra, 12(sp)
+    jal \callee
+    lw ra, 12(sp)
+    addi sp, sp, 16
+    ret
+    .endm
+    chain_link call_chain3, chain_2
+    chain_link chain_2, chain_1
+    chain_link chain_1, chain_0
+func chain_0
+    ret
+
+# a0 = iterations (at least 1): `jumps` taken jumps and the loop branch, each its own BTB entry
+    .macro jumps_loop name, jumps
+func \name
+1:  addi a0, a0, -1
+    .rept \jumps
+    j 2f
+2:
+    .endr
+    bnez a0, 1b
+    ret
+    .endm
+    jumps_loop jumps_20, 20
+    jumps_loop jumps_30, 30
+
+    .option push
+    .option arch, +zicsr
+func csr_write
+    csrw mscratch, a0
+    addi a0, a0, 1
+    ret
+
+func csr_read
+    csrr a1, mscratch
+    addi a0, a0, 1
+    ret
+    .option pop
+
+# a0 = the SRAM table: a load of bytes still in the store pipeline, or not
+func store_load_same
+    sw a1, 0(a0)
+    lw a2, 0(a0)
+    ret
+
+func store_byte_load_word
+    sb a1, 3(a0)
+    lw a2, 0(a0)
+    ret
+
+func store_alu_load
+    sw a1, 0(a0)
+    addi a3, a3, 1
+    lw a2, 0(a0)
+    ret
+
+func store_load_other
+    sw a1, 0(a0)
+    lw a2, 4(a0)
+    ret
+
 # a0 = iterations (at least 1)
 func count_down
 1:  addi a0, a0, -1

@@ -17,6 +17,20 @@ namespace hilsim::iss {
 
 enum class Core { kCortexM0Plus, kCortexM4F, kCortexM33, kRv32im };
 
+// The sizes of a core's branch predictor (E31 only; 0 on the Arm cores, whose timing tables
+// charge branches without one): entries of the branch history table (a power of two), of the
+// branch target buffer and of the return-address stack.
+struct BranchPredictorOptions {
+  uint32_t history_entries = 0;
+  uint32_t target_entries = 0;
+  uint32_t return_stack_entries = 0;
+
+  bool operator==(const BranchPredictorOptions& o) const {
+    return history_entries == o.history_entries && target_entries == o.target_entries &&
+           return_stack_entries == o.return_stack_entries;
+  }
+};
+
 // The Unicorn configuration of a core (values of uc_arch, uc_mode and the uc_cpu_* model).
 struct EngineConfig {
   int arch = 0;
@@ -35,6 +49,8 @@ struct CoreInfo {
   // The typical part's memories at the preset's clock: wait states and the flash memory system
   // (iss/README.md, "Flash memory system").
   MemoryOptions memory;
+  // The part's branch predictor (iss/README.md, "rv32im on the SiFive E31").
+  BranchPredictorOptions branch_predictor;
 };
 
 // The row of a CPU preset with an ISS: a core preset (cortex-m4f) or a board preset (stm32l4r5:

@@ -47,13 +47,17 @@ struct CpuOptions {
   // The memories' wait states and the flash memory system (cpu.flash_wait_states,
   // cpu.sram_wait_states, cpu.flash.*).
   MemoryOptions memory;
+  // The preset's branch predictor sizes (CoreInfo::branch_predictor); all 0: the core's own
+  // preset's.
+  BranchPredictorOptions branch_predictor;
   // The most instructions one call may execute (across its resumes) before it is stopped as a
   // runaway fault; 0 means no limit.
   uint64_t max_instructions = 0;
 
   // Every field: options that compare equal time the same program the same.
   bool operator==(const CpuOptions& o) const {
-    return core == o.core && memory == o.memory && max_instructions == o.max_instructions;
+    return core == o.core && memory == o.memory && branch_predictor == o.branch_predictor &&
+           max_instructions == o.max_instructions;
   }
 };
 
