@@ -613,6 +613,11 @@ TEST(Cpu, PresetLookup) {
   EXPECT_EQ(u575->memory.flash_wait_states, 4u);
   EXPECT_EQ(u575->exception_entry_cycles, coreInfo(Core::kCortexM33).exception_entry_cycles);
   EXPECT_EQ(presetInfo("cortex-m7"), nullptr);
+  // The E31 Core Complex's branch predictor and the FE310-G002's (history, target, return-stack
+  // entries); the Arm cores have none.
+  EXPECT_EQ(presetInfo("rv32im")->branch_predictor, (BranchPredictorOptions{512, 28, 6}));
+  EXPECT_EQ(presetInfo("fe310")->branch_predictor, (BranchPredictorOptions{128, 40, 2}));
+  EXPECT_EQ(u575->branch_predictor, BranchPredictorOptions{});
   // Each board's memories: its wait states and flash memory system (line bytes, prefetch,
   // instruction cache lines, data cache lines, data through the instruction cache).
   struct Memories {
