@@ -5,6 +5,7 @@ set(HILSIM_OPT_KERNEL_SOURCES
   src/depthwise_conv.cpp
   src/elementwise.cpp
   src/fully_connected.cpp
+  src/lstm.cpp
   src/pooling.cpp
   src/softmax.cpp
 )

@@ -72,6 +72,11 @@ void lstmInteger(const LstmIntegerParams<Bias>& p, const LstmIntegerBuffers<Acti
 
 }  // namespace
 
+void lstm_step::lstmInt8WithGate(const LstmInt8Params& p, const LstmInt8Buffers& buffers,
+                                 GateInt8Function gate) {
+  lstmInteger(p, buffers, gate, lstm_step::updateHiddenInt8);
+}
+
 void lstmInt8(const LstmInt8Params& p, const LstmInt8Buffers& buffers) {
   lstmInteger(p, buffers, lstm_step::gateInt8, lstm_step::updateHiddenInt8);
 }

@@ -186,7 +186,11 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"mlperf_ic_resnet8_quant.tflite", "rv32im", "optimized"},
         Case{"mlperf_str_ww_ref_model.tflite", "cortex-m0plus", "optimized"},
         Case{"mlperf_ic_resnet_large_int8.tflite", "cortex-m4f", "optimized"},
-        Case{"micro_speech_quantized.tflite", "cortex-m4f", "optimized"}),
+        Case{"micro_speech_quantized.tflite", "cortex-m4f", "optimized"},
+        Case{"micro_speech_lstm.tflite", "cortex-m0plus", "optimized"},
+        Case{"micro_speech_lstm.tflite", "rv32im", "optimized"},
+        Case{"trained_lstm_int8.tflite", "cortex-m4f", "optimized"},
+        Case{"trained_lstm_int8.tflite", "cortex-m33", "optimized"}),
     [](const ::testing::TestParamInfo<Case>& info) {
       std::string name = info.param.model.substr(0, info.param.model.find('.')) + "_" +
                          info.param.preset +

@@ -111,10 +111,9 @@ TEST_P(GoldenIssOptimized, OptimizedFirmwareOutputsMatchTflmBytes) {
   const std::string dir = makeTempDir("golden-opt-" + gc.name + "-" + p.preset + "-" + p.mode);
   for (const GoldenVector& v : gc.vectors) {
     const std::string out = dir + "/out.bin";
-    const RunOutcome r = runHilsim({"run", "--model", gc.model, "--input", v.input, "--output",
-                                    out, "--mode", p.mode, "--quiet", "--set",
-                                    "cpu.preset=" + p.preset, "--set", "cpu.model=iss", "--set",
-                                    "cpu.kernels=optimized"});
+    const RunOutcome r = runHilsim({"run", "--model", gc.model, "--input", v.input, "--output", out,
+                                    "--mode", p.mode, "--quiet", "--set", "cpu.preset=" + p.preset,
+                                    "--set", "cpu.model=iss", "--set", "cpu.kernels=optimized"});
     ASSERT_EQ(r.exit_code, 0) << r.command << "\n" << r.err;
     EXPECT_EQ(readFile(out), readFile(v.expected)) << r.command;
   }
@@ -129,6 +128,18 @@ std::vector<IssParam> optimizedParams() {
 }
 
 INSTANTIATE_TEST_SUITE_P(Golden, GoldenIssOptimized, ::testing::ValuesIn(optimizedParams()),
+                         issName);
+
+// Each board preset runs its core's optimized image under its part's memories: the int8 LSTM
+// (optimized gate products) and its FULLY_CONNECTED and SOFTMAX, in ref mode.
+std::vector<IssParam> boardOptimizedParams() {
+  std::vector<IssParam> out;
+  for (const char* preset : {"stm32g0b1", "stm32l4r5", "nrf5340", "stm32u575", "fe310"})
+    out.push_back({"real_micro_speech_lstm", preset, "ref"});
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Boards, GoldenIssOptimized, ::testing::ValuesIn(boardOptimizedParams()),
                          issName);
 
 // The cores' datapath dispatches on the CPU (portable, AVX2, AVX-512): every path this machine

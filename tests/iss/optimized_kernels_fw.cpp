@@ -6,6 +6,8 @@
 //     differ;
 //   opt_selfcheck_elementwise(seed, rounds): the same for ADD and MUL (random broadcast shapes,
 //     odd run lengths, saturating activation ranges) and SOFTMAX with int8 and int16 outputs;
+//   opt_selfcheck_lstm(seed, rounds): the int8 LSTM's gate (opt::lstmGateInt8 against
+//     lstm_step::gateInt8) on random gates, one sigmoid and one tanh per round;
 //   bench_elementwise(elements, op, broadcast, mode): ADD (op 0) or MUL (op 1) of `elements`
 //     int8 values with a second operand of the same shape (broadcast 0) or one value
 //     (broadcast 1), and bench_softmax(rows, depth, mode): SOFTMAX int8 -> int8;
@@ -24,11 +26,13 @@
 #include "hilsim/kernels/conv.h"
 #include "hilsim/kernels/depthwise_conv.h"
 #include "hilsim/kernels/fully_connected.h"
+#include "hilsim/kernels/lstm_step.h"
 #include "hilsim/kernels/mul.h"
 #include "hilsim/kernels/optimized/conv.h"
 #include "hilsim/kernels/optimized/depthwise_conv.h"
 #include "hilsim/kernels/optimized/elementwise.h"
 #include "hilsim/kernels/optimized/fully_connected.h"
+#include "hilsim/kernels/optimized/lstm.h"
 #include "hilsim/kernels/optimized/pooling.h"
 #include "hilsim/kernels/optimized/softmax.h"
 #include "hilsim/kernels/pooling.h"
@@ -329,6 +333,36 @@ bool checkSoftmax(Lcg& r, bool int16_out) {
   return a == b && row_expected == row_actual && same(n);
 }
 
+// One LSTM gate: rows 1-2, odd input and cell counts for the loop tails, inputs at every
+// alignment, any biases (folded or not, the arithmetic is the same), gate scales with left and
+// right shifts.
+bool checkLstmGate(Lcg& r, k::LstmGateActivation activation) {
+  const int32_t rows = r.uniform(1, 2);
+  const int32_t input_size = r.chance(30) ? r.uniform(1, 9) : r.uniform(1, 70);
+  const int32_t cells = r.chance(30) ? r.uniform(1, 9) : r.uniform(1, 37);
+  const int32_t skew = r.uniform(0, 3);
+  int8_t* x = g_input + skew;
+  int8_t* h = x + rows * input_size + r.uniform(0, 3);
+  r.fill(g_input, size_t(skew + rows * (input_size + cells) + 3));
+  r.fill(g_filter, size_t(cells * (input_size + cells)));
+  r.requant(cells);
+  for (int32_t c = 0; c < cells; ++c) g_folded[c] = int32_t(r.next() << 8) >> r.uniform(0, 16);
+  k::LstmGateInt8 g;
+  g.input_weights = g_filter;
+  g.recurrent_weights = g_filter + cells * input_size;
+  g.input_bias = r.chance(90) ? g_bias : nullptr;
+  g.recurrent_bias = r.chance(90) ? g_folded : nullptr;
+  g.input_multiplier = g_mult[0];
+  g.input_shift = r.chance(15) ? r.uniform(1, 3) : r.uniform(-14, 0);
+  g.recurrent_multiplier = int32_t((1u << 30) | (r.next() << 6));
+  g.recurrent_shift = r.chance(15) ? r.uniform(1, 3) : r.uniform(-14, 0);
+  k::lstm_step::gateInt8(g, rows, input_size, cells, x, h, activation, g_expected16);
+  k::opt::lstmGateInt8(g, rows, input_size, cells, x, h, activation, g_actual16);
+  for (int32_t i = 0; i < rows * cells; ++i)
+    if (g_expected16[i] != g_actual16[i]) return false;
+  return true;
+}
+
 void fillBench(size_t in_bytes, size_t filter_bytes, int32_t channels) {
   Lcg r{12345};
   for (size_t i = 0; i < in_bytes; ++i) g_input[i] = int8_t(r.next());
@@ -367,6 +401,16 @@ uint32_t opt_selfcheck_elementwise(uint32_t seed, uint32_t cases) {
     failures += checkMul(r) ? 0 : 1;
     failures += checkSoftmax(r, false) ? 0 : 1;
     failures += checkSoftmax(r, true) ? 0 : 1;
+  }
+  return failures;
+}
+
+uint32_t opt_selfcheck_lstm(uint32_t seed, uint32_t cases) {
+  Lcg r{seed};
+  uint32_t failures = 0;
+  for (uint32_t i = 0; i < cases; ++i) {
+    failures += checkLstmGate(r, k::LstmGateActivation::kSigmoid) ? 0 : 1;
+    failures += checkLstmGate(r, k::LstmGateActivation::kTanh) ? 0 : 1;
   }
   return failures;
 }

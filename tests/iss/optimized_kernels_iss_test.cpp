@@ -65,6 +65,13 @@ TEST(IssOptimizedKernels, ElementwiseAndSoftmaxMatchReferenceKernelsOnEveryCore)
   }
 }
 
+TEST(IssOptimizedKernels, LstmGateMatchesReferenceOnEveryCore) {
+  for (const Core& core : kCores) {
+    // 100 rounds of a sigmoid and a tanh gate of the int8 LSTM.
+    EXPECT_EQ(run(core, "opt_selfcheck_lstm", {24, 100}).value, 0u) << core.preset;
+  }
+}
+
 // Cycles per MAC of one kernel call: the run with the kernel minus the run that only prepares.
 double cyclesPerMac(const Core& core, const std::string& entry, std::vector<uint32_t> args,
                     uint32_t mode, double macs) {

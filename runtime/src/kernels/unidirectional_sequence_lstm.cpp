@@ -1,12 +1,15 @@
-// Reference UNIDIRECTIONAL_SEQUENCE_LSTM kernel: float32, int8 x int8 and int16 x int8 with an
-// int16 cell state (hilsim/kernels/lstm.h). Prepare validates the node and computes every
-// multiplier and folded bias once (lstm_prepare.h); invoke hands tensor memory and scratch to the
-// arithmetic. The output_state and cell_state inputs are variable tensors, so the state carries
-// over from one invocation to the next.
+// UNIDIRECTIONAL_SEQUENCE_LSTM kernel: float32, int8 x int8 and int16 x int8 with an int16 cell
+// state (hilsim/kernels/lstm.h). Prepare validates the node and computes every multiplier and
+// folded bias once (lstm_prepare.h); invoke hands tensor memory and scratch to the arithmetic.
+// With cpu.kernels optimized the int8 LSTM calls the optimized library's (its gate products as
+// blocked dot products over the same folded biases, hilsim/kernels/optimized/lstm.h). The
+// output_state and cell_state inputs are variable tensors, so the state carries over from one
+// invocation to the next.
 
 #include <cstdint>
 
 #include "hilsim/kernels/abi/calls.h"
+#include "hilsim/kernels/optimized/abi_calls.h"
 #include "hilsim/rt/kernels/kernel_call.h"
 #include "hilsim/rt/kernels/kernel_util.h"
 #include "hilsim/rt/kernels/lstm_prepare.h"
@@ -39,6 +42,7 @@ class UnidirectionalSequenceLstmRef final : public Kernel {
       cell_type_bytes = sizeof(float);
     } else if (type_ == TensorType::INT8) {
       int8_params_ = prepareLstmInt8(ctx, t);
+      optimized_ = ctx.kernelLibrary() == timing::KernelLibrary::kOptimized;
       cell_type_bytes = sizeof(int16_t);
     } else if (type_ == TensorType::INT16) {
       int16_params_ = prepareLstmInt16(t);
@@ -57,7 +61,11 @@ class UnidirectionalSequenceLstmRef final : public Kernel {
     Tensor& cell = *node.input(lstm_input::kCellState);
     const Tensor& in = *node.input(lstm_input::kInput);
     Tensor& out = *node.output(0);
-    if (type_ == TensorType::INT8) {
+    if (type_ == TensorType::INT8 && optimized_) {
+      kernels::abi::OptLstmInt8Call call{int8_params_,
+                                         integerBuffers<int8_t>(in, out, hidden, cell, scratch)};
+      runCall(ctx, call);
+    } else if (type_ == TensorType::INT8) {
       kernels::abi::LstmInt8Call call{int8_params_,
                                       integerBuffers<int8_t>(in, out, hidden, cell, scratch)};
       runCall(ctx, call);
@@ -79,6 +87,7 @@ class UnidirectionalSequenceLstmRef final : public Kernel {
 
  private:
   TensorType type_ = TensorType::INT8;
+  bool optimized_ = false;  // int8 only: the optimized library's call
   kernels::LstmInt8Params int8_params_;
   kernels::LstmInt16Params int16_params_;
   kernels::LstmFloatParams float_params_;

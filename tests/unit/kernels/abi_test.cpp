@@ -116,7 +116,7 @@ TEST(KernelAbi, EveryOptimizedCallRoundTripsByteForByte) {
 // reference ids keep their kernels.
 TEST(KernelAbi, OptimizedIdsFollowTheReferenceIds) {
   EXPECT_EQ(kFirstOptimizedId, kCallCount + 1);
-  EXPECT_EQ(static_cast<uint32_t>(KernelId::kOptSoftmaxInt8ToInt16),
+  EXPECT_EQ(static_cast<uint32_t>(KernelId::kOptLstmInt8),
             kFirstOptimizedId + kOptimizedCallCount - 1);
   const uint8_t from[2] = {7, 9};
   uint8_t to[2] = {};

@@ -16,11 +16,14 @@
 #include "hilsim/kernels/conv.h"
 #include "hilsim/kernels/depthwise_conv.h"
 #include "hilsim/kernels/fully_connected.h"
+#include "hilsim/kernels/lstm.h"
+#include "hilsim/kernels/lstm_step.h"
 #include "hilsim/kernels/mul.h"
 #include "hilsim/kernels/optimized/conv.h"
 #include "hilsim/kernels/optimized/depthwise_conv.h"
 #include "hilsim/kernels/optimized/elementwise.h"
 #include "hilsim/kernels/optimized/fully_connected.h"
+#include "hilsim/kernels/optimized/lstm.h"
 #include "hilsim/kernels/optimized/pooling.h"
 #include "hilsim/kernels/optimized/requant.h"
 #include "hilsim/kernels/optimized/softmax.h"
@@ -575,6 +578,161 @@ TEST(OptimizedSoftmax, Int8MatchesReferenceOnRandomRows) {
 
 TEST(OptimizedSoftmax, Int16OutputMatchesReferenceOnRandomRows) {
   expectSoftmaxMatches<int16_t>(24013);
+}
+
+// One random gate of the int8 LSTM with the arrays it points at. The biases hold what prepare
+// folds into them (lstm.h): bias - x_zero_point * sum(input row), -h_zero_point * sum(recurrent
+// row), wrapping.
+struct LstmGateCase {
+  std::vector<int8_t> input_weights, recurrent_weights;
+  std::vector<int32_t> input_bias, recurrent_bias;
+  kernels::LstmGateInt8 gate;
+};
+
+std::vector<int32_t> foldedBias(const std::vector<int8_t>& weights, int32_t depth,
+                                const std::vector<int32_t>& bias, int32_t zero_point) {
+  std::vector<int32_t> folded(bias.size());
+  for (size_t r = 0; r < bias.size(); ++r) {
+    uint32_t sum = 0;
+    for (int32_t d = 0; d < depth; ++d)
+      sum += static_cast<uint32_t>(int32_t{weights[r * size_t(depth) + size_t(d)]});
+    folded[r] = static_cast<int32_t>(static_cast<uint32_t>(bias[r]) -
+                                     static_cast<uint32_t>(zero_point) * sum);
+  }
+  return folded;
+}
+
+// A gate scale as prepare makes it: x (or h) scale * weight scale / 2^-12, mostly right shifts.
+void gateScale(Rng& rng, int32_t& multiplier, int& shift) {
+  multiplier = rng.uniform(1 << 30, INT32_MAX);
+  shift = rng.chance(15) ? rng.uniform(1, 3) : rng.uniform(-14, 0);
+}
+
+void randomLstmGate(Rng& rng, int32_t input_size, int32_t cells, int32_t x_zero_point,
+                    int32_t h_zero_point, LstmGateCase& c) {
+  c.input_weights = rng.bytes(size_t(cells) * size_t(input_size));
+  c.recurrent_weights = rng.bytes(size_t(cells) * size_t(cells));
+  c.input_bias = foldedBias(c.input_weights, input_size, rng.bias(size_t(cells)), x_zero_point);
+  c.recurrent_bias =
+      foldedBias(c.recurrent_weights, cells, std::vector<int32_t>(size_t(cells)), h_zero_point);
+  c.gate.input_weights = c.input_weights.data();
+  c.gate.recurrent_weights = c.recurrent_weights.data();
+  c.gate.input_bias = rng.chance(90) ? c.input_bias.data() : nullptr;
+  c.gate.recurrent_bias = rng.chance(90) ? c.recurrent_bias.data() : nullptr;
+  gateScale(rng, c.gate.input_multiplier, c.gate.input_shift);
+  gateScale(rng, c.gate.recurrent_multiplier, c.gate.recurrent_shift);
+}
+
+TEST(OptimizedLstm, GateMatchesReferenceOnRandomShapes) {
+  Rng rng(24012);
+  for (int i = 0; i < kCases; ++i) {
+    const int32_t rows = rng.uniform(1, 3);
+    // Sizes around the 4-cell blocks and the 4- and 2-element loop tails, and larger ones.
+    const int32_t input_size = rng.chance(30) ? rng.uniform(1, 9) : rng.uniform(1, 90);
+    const int32_t cells = rng.chance(30) ? rng.uniform(1, 9) : rng.uniform(1, 41);
+    LstmGateCase c;
+    randomLstmGate(rng, input_size, cells, rng.zeroPoint(), rng.zeroPoint(), c);
+    // Offsets so the word loads of inputs and hidden states meet every alignment.
+    const size_t skew = size_t(rng.uniform(0, 3));
+    const auto x = rng.bytes(size_t(rows * input_size) + skew);
+    const auto h = rng.bytes(size_t(rows * cells) + skew);
+    const auto activation =
+        rng.chance(50) ? kernels::LstmGateActivation::kSigmoid : kernels::LstmGateActivation::kTanh;
+    std::vector<int16_t> expected(size_t(rows * cells)), actual(expected.size());
+    kernels::lstm_step::gateInt8(c.gate, rows, input_size, cells, x.data() + skew, h.data() + skew,
+                                 activation, expected.data());
+    kernels::opt::lstmGateInt8(c.gate, rows, input_size, cells, x.data() + skew, h.data() + skew,
+                               activation, actual.data());
+    ASSERT_EQ(expected, actual) << "case " << i << ": rows " << rows << " input " << input_size
+                                << " cells " << cells;
+  }
+}
+
+TEST(OptimizedLstm, GateSaturatesEachProductAndTheirSumLikeTheReference) {
+  // All weights and inputs 127 with a small right shift: each product requantizes far beyond
+  // int16 and is clamped, and the sum of the two clamped halves saturates; with opposite signs
+  // of the recurrent weights the halves cancel instead.
+  const int32_t input_size = 13, cells = 7;
+  const std::vector<int8_t> x(input_size, 127), h(cells, 127);
+  const std::vector<int8_t> input_weights(size_t(cells * input_size), 127);
+  std::vector<int8_t> recurrent_weights(size_t(cells * cells), 127);
+  for (size_t i = 0; i < size_t(cells); ++i) recurrent_weights[i] = -128;  // first cell's row
+  kernels::LstmGateInt8 g;
+  g.input_weights = input_weights.data();
+  g.recurrent_weights = recurrent_weights.data();
+  g.input_multiplier = g.recurrent_multiplier = 1 << 30;
+  g.input_shift = g.recurrent_shift = 1;
+  for (const auto activation :
+       {kernels::LstmGateActivation::kSigmoid, kernels::LstmGateActivation::kTanh}) {
+    std::vector<int16_t> expected(static_cast<size_t>(cells)), actual(expected.size());
+    kernels::lstm_step::gateInt8(g, 1, input_size, cells, x.data(), h.data(), activation,
+                                 expected.data());
+    kernels::opt::lstmGateInt8(g, 1, input_size, cells, x.data(), h.data(), activation,
+                               actual.data());
+    EXPECT_EQ(expected, actual);
+    EXPECT_NE(expected[0], expected[1]);  // the first cell's halves cancelled
+  }
+}
+
+TEST(OptimizedLstm, SequenceMatchesReferenceOutputAndStates) {
+  Rng rng(24013);
+  for (int i = 0; i < 120; ++i) {
+    kernels::LstmInt8Params p;
+    p.shape.batches = rng.uniform(1, 3);
+    p.shape.time_steps = rng.uniform(0, 4);
+    p.shape.input_size = rng.uniform(1, 40);
+    p.shape.cells = rng.uniform(1, 21);
+    p.shape.time_major = rng.chance(50);
+    const int32_t x_zero_point = rng.zeroPoint(), h_zero_point = rng.zeroPoint();
+    LstmGateCase gates[4];
+    for (auto& g : gates)
+      randomLstmGate(rng, p.shape.input_size, p.shape.cells, x_zero_point, h_zero_point, g);
+    p.input_gate = gates[0].gate;
+    p.forget_gate = gates[1].gate;
+    p.cell_gate = gates[2].gate;
+    p.output_gate = gates[3].gate;
+    kernels::LstmIntegerCell& cell = p.cell;
+    cell.forget_times_cell_multiplier = rng.uniform(1 << 30, INT32_MAX);
+    cell.forget_times_cell_shift = rng.uniform(-16, -12);
+    cell.input_times_cell_gate_multiplier = rng.uniform(1 << 30, INT32_MAX);
+    cell.input_times_cell_gate_shift = rng.uniform(-20, -14);
+    cell.clip_cell = rng.chance(50);
+    cell.cell_clip = static_cast<int16_t>(rng.uniform(0, 32767));
+    cell.cell_tanh.input_multiplier = rng.uniform(1, 6);
+    cell.cell_tanh.input_right_shift = rng.uniform(0, 2);
+    cell.hidden_multiplier = rng.uniform(1 << 30, INT32_MAX);
+    cell.hidden_shift = rng.uniform(-24, -20);
+    cell.hidden_zero_point = h_zero_point;
+
+    const size_t rows = size_t(p.shape.batches) * size_t(p.shape.time_steps);
+    const size_t state = size_t(p.shape.batches) * size_t(p.shape.cells);
+    const auto input = rng.bytes(rows * size_t(p.shape.input_size));
+    const auto hidden0 = rng.bytes(state);
+    std::vector<int16_t> cell0(state);
+    for (auto& v : cell0) v = static_cast<int16_t>(rng.uniform(-32768, 32767));
+
+    struct Run {
+      std::vector<int8_t> output, hidden;
+      std::vector<int16_t> cell, scratch;
+    };
+    Run ref{std::vector<int8_t>(rows * size_t(p.shape.cells)), hidden0, cell0,
+            std::vector<int16_t>(kernels::lstmScratchElements(p.shape))};
+    Run opt = ref;
+    const auto buffers = [&input](Run& r) {
+      kernels::LstmInt8Buffers b;
+      b.input = input.data();
+      b.output = r.output.data();
+      b.hidden_state = r.hidden.data();
+      b.cell_state = r.cell.data();
+      b.scratch = r.scratch.data();
+      return b;
+    };
+    kernels::lstmInt8(p, buffers(ref));
+    kernels::opt::lstmInt8(p, buffers(opt));
+    ASSERT_EQ(ref.output, opt.output) << "case " << i;
+    ASSERT_EQ(ref.hidden, opt.hidden) << "case " << i;
+    ASSERT_EQ(ref.cell, opt.cell) << "case " << i;
+  }
 }
 
 }  // namespace

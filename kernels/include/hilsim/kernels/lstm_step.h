@@ -13,6 +13,16 @@ namespace hilsim::kernels::lstm_step {
 void gateInt8(const LstmGateInt8& g, int32_t rows, int32_t input_size, int32_t cells,
               const int8_t* input, const int8_t* hidden, LstmGateActivation activation,
               int16_t* gate);
+// The signature of gateInt8, for a gate computed another way (the optimized library's).
+using GateInt8Function = void (*)(const LstmGateInt8& g, int32_t rows, int32_t input_size,
+                                  int32_t cells, const int8_t* input, const int8_t* hidden,
+                                  LstmGateActivation activation, int16_t* gate);
+
+// lstmInt8 with `gate` in place of gateInt8: the same steps in the same order, the same cell and
+// hidden updates; with gateInt8 it is lstmInt8.
+void lstmInt8WithGate(const LstmInt8Params& p, const LstmInt8Buffers& buffers,
+                      GateInt8Function gate);
+
 void gateInt16(const LstmGateInt16& g, int32_t rows, int32_t input_size, int32_t cells,
                const int16_t* input, const int16_t* hidden, LstmGateActivation activation,
                int16_t* gate);

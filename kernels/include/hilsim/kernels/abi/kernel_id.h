@@ -113,6 +113,7 @@ enum class KernelId : uint32_t {
   kOptMulInt8 = 85,
   kOptSoftmaxInt8ToInt8 = 86,
   kOptSoftmaxInt8ToInt16 = 87,
+  kOptLstmInt8 = 88,
 };
 
 }  // namespace hilsim::kernels::abi

@@ -13,6 +13,7 @@
 #include "hilsim/kernels/optimized/depthwise_conv.h"
 #include "hilsim/kernels/optimized/elementwise.h"
 #include "hilsim/kernels/optimized/fully_connected.h"
+#include "hilsim/kernels/optimized/lstm.h"
 #include "hilsim/kernels/optimized/pooling.h"
 #include "hilsim/kernels/optimized/softmax.h"
 
@@ -153,10 +154,15 @@ using OptSoftmaxInt8ToInt8Call =
 using OptSoftmaxInt8ToInt16Call =
     OptSoftmaxInt8Call<KernelId::kOptSoftmaxInt8ToInt16, int16_t, opt::softmaxInt8ToInt16>;
 
+// UNIDIRECTIONAL_SEQUENCE_LSTM, int8: the reference call's parameters and buffers (the gates'
+// biases already hold the folded zero points), the optimized gate products.
+using OptLstmInt8Call =
+    LstmCall<KernelId::kOptLstmInt8, LstmInt8Params, LstmInt8Buffers, opt::lstmInt8>;
+
 using OptimizedCalls =
     CallList<OptFullyConnectedInt8Call, OptConvInt8PointwiseCall, OptConvInt8Im2colCall,
              OptDepthwiseConvInt8Call, OptMaxPoolInt8Call, OptAveragePoolInt8Call, OptAddInt8Call,
-             OptMulInt8Call, OptSoftmaxInt8ToInt8Call, OptSoftmaxInt8ToInt16Call>;
+             OptMulInt8Call, OptSoftmaxInt8ToInt8Call, OptSoftmaxInt8ToInt16Call, OptLstmInt8Call>;
 
 static_assert(largestCallWords(OptimizedCalls{}) <= kMaxCallWords, "raise kMaxCallWords");
 
