@@ -27,7 +27,9 @@ void Cpu::mapBytes(uint32_t base, const void* data, size_t bytes) {
   PageBuffer buffer = allocatePages(size);
   if (bytes != 0) std::memcpy(buffer.get(), data, bytes);
   uc_err err;
-  if (s.options.memory.flash_wait_states > 0 && inRegion(base, size, kModelFlashBase, kModelFlashBytes)) {
+  if (s.options.memory.flash_wait_states > 0 &&
+      (inRegion(base, size, kModelFlashBase, kModelFlashBytes) ||
+       inRegion(base, size, kFlashCodeBase, kFlashCodeBytes))) {
     auto region = std::make_unique<Impl::CountedRegion>(
         Impl::CountedRegion{&s, base, size, std::move(buffer)});
     err = uc_mmio_map(s.uc, base, size, &Impl::countedRead, region.get(), &Impl::countedWrite,
@@ -107,6 +109,34 @@ uint32_t Cpu::readFloatRegister(unsigned n) const {
 }
 
 namespace {
+
+// The whole pages of the flash code region that hold read-only data of `image` and none of its
+// instructions, as runs of consecutive pages.
+std::vector<ElfRange> constantPageRuns(const ElfImage& image) {
+  const auto pageOf = [](uint64_t address) { return address / Cpu::kPageBytes; };
+  std::vector<bool> constant(pageOf(kFlashCodeBytes), false);
+  for (const ElfRange& r : image.constantSections()) {
+    if (!inRegion(r.address, r.bytes, kFlashCodeBase, kFlashCodeBytes)) continue;
+    const uint64_t first = pageOf(uint64_t(r.address) + Cpu::kPageBytes - 1);
+    const uint64_t end = pageOf(uint64_t(r.address) + r.bytes);
+    for (uint64_t p = first; p < end; ++p) constant[p] = true;
+  }
+  for (const ElfRange& r : image.codeSections()) {
+    if (!inRegion(r.address, r.bytes, kFlashCodeBase, kFlashCodeBytes)) continue;
+    for (uint64_t p = pageOf(r.address); p <= pageOf(uint64_t(r.address) + r.bytes - 1); ++p)
+      constant[p] = false;
+  }
+  std::vector<ElfRange> runs;
+  for (uint64_t p = 0; p < constant.size(); ++p) {
+    if (!constant[p]) continue;
+    const uint32_t address = uint32_t(kFlashCodeBase + p * Cpu::kPageBytes);
+    if (!runs.empty() && runs.back().address + runs.back().bytes == address)
+      runs.back().bytes += Cpu::kPageBytes;
+    else
+      runs.push_back({address, Cpu::kPageBytes});
+  }
+  return runs;
+}
 
 // Tag_CPU_arch values (ARM IHI 0045) of the M-profile architectures.
 std::string armArchitectureName(uint32_t tag) {
@@ -228,6 +258,17 @@ void Cpu::loadElf(const ElfImage& image) {
   if (const std::string problem = buildAttributesProblem(image, s.info); !problem.empty())
     throw InputError(image.name() + ": " + problem);
 
+  // Constant pages counted for an image loaded before become plain flash again.
+  for (size_t i = s.counted.size(); i-- > 0;) {
+    const Impl::CountedRegion& r = *s.counted[i];
+    if (!inRegion(r.base, r.bytes, kFlashCodeBase, kFlashCodeBytes)) continue;
+    const uint32_t base = r.base;
+    const uint64_t bytes = r.bytes;
+    unmap(base, bytes);
+    if (const uc_err err = uc_mem_map(s.uc, base, bytes, UC_PROT_READ | UC_PROT_EXEC))
+      s.engineError("cannot map the flash at " + hex(base), err);
+  }
+
   // The model flash segments become one read-only region spanning them.
   uint64_t model_first = std::numeric_limits<uint64_t>::max(), model_end = 0;
   for (const ElfSegment& seg : image.segments()) {
@@ -275,6 +316,18 @@ void Cpu::loadElf(const ElfImage& image) {
   }
   uc_free(regions);
   if (!error.empty()) throw InputError(error);
+
+  // With flash wait states, loads of the image's read-only data in the flash code region go
+  // through the flash memory system as model-flash loads do: the pages holding only such data
+  // become counted regions (a page shared with code stays plain flash).
+  if (s.options.memory.flash_wait_states > 0)
+    for (const ElfRange& run : constantPageRuns(image)) {
+      std::vector<uint8_t> data(run.bytes);
+      readMemory(run.address, data.data(), data.size());
+      if (const uc_err err = uc_mem_unmap(s.uc, run.address, run.bytes))
+        s.engineError("cannot unmap the flash at " + hex(run.address), err);
+      mapBytes(run.address, data.data(), data.size());
+    }
 
   // Newly written code must be translated and timed afresh; its divides get their hooks first.
   for (const ElfSegment& seg : image.segments()) {

@@ -15,9 +15,13 @@ constexpr uint16_t kTypeExec = 2;
 constexpr uint16_t kMachineArm = 40;
 constexpr uint16_t kMachineRiscV = 243;
 constexpr uint32_t kProgramLoad = 1;
+constexpr uint32_t kSectionProgbits = 1;
 constexpr uint32_t kSectionSymtab = 2;
 constexpr uint32_t kSectionStrtab = 3;
 constexpr uint32_t kSectionAttributes = 0x70000003;  // SHT_ARM_ATTRIBUTES, SHT_RISCV_ATTRIBUTES
+constexpr uint32_t kSectionWrite = 1;  // sh_flags: SHF_WRITE, SHF_ALLOC, SHF_EXECINSTR
+constexpr uint32_t kSectionAlloc = 2;
+constexpr uint32_t kSectionExecute = 4;
 constexpr uint32_t kFlagExecute = 1;
 constexpr uint32_t kFlagWrite = 2;
 constexpr size_t kHeaderBytes = 52;
@@ -67,7 +71,7 @@ class Reader {
 };
 
 struct Section {
-  uint32_t type, offset, size, link, entsize;
+  uint32_t type, flags, address, offset, size, link, entsize;
 };
 
 // Reads the build attributes section [offset, offset + size) of a checked file: format 'A', then
@@ -215,8 +219,20 @@ ElfImage ElfImage::parse(const std::vector<uint8_t>& bytes, const std::string& n
   r.require(shoff, shnum, kSectionHeaderBytes, "section header table");
   auto section = [&](uint32_t index) {
     const uint64_t at = uint64_t(shoff) + uint64_t(index) * kSectionHeaderBytes;
-    return Section{r.u32(at + 4), r.u32(at + 16), r.u32(at + 20), r.u32(at + 24), r.u32(at + 36)};
+    return Section{r.u32(at + 4),  r.u32(at + 8),  r.u32(at + 12), r.u32(at + 16),
+                   r.u32(at + 20), r.u32(at + 24), r.u32(at + 36)};
   };
+  for (uint32_t i = 0; i < shnum; ++i) {
+    const Section s = section(i);
+    if ((s.flags & kSectionAlloc) == 0 || s.size == 0) continue;
+    if (uint64_t(s.address) + s.size > (uint64_t(1) << 32))
+      r.fail("section " + std::to_string(i) + " at " + hex(s.address) + " with " +
+             std::to_string(s.size) + " bytes wraps past the 32-bit address space");
+    if ((s.flags & kSectionExecute) != 0)
+      image.code_sections_.push_back({s.address, s.size});
+    else if ((s.flags & kSectionWrite) == 0 && s.type == kSectionProgbits)
+      image.constant_sections_.push_back({s.address, s.size});
+  }
   for (uint32_t i = 0; i < shnum; ++i) {
     const Section attributes = section(i);
     if (attributes.type != kSectionAttributes) continue;

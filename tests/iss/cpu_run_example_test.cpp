@@ -100,6 +100,40 @@ TEST(CpuRunExample, WorkloadMixChecksItselfAndTheCortexM33IsFasterPerMhz) {
   EXPECT_GT(per_iteration[0], per_iteration[1]);
 }
 
+// The count after `key` in cpu-run's output (key " dcache_misses " for "... dcache_misses 12"),
+// or -1.
+int64_t countAfter(const std::string& out, const std::string& key) {
+  const size_t at = out.find(key);
+  if (at == std::string::npos) return -1;
+  return std::stoll(out.substr(at + key.size()));
+}
+
+TEST(CpuRunExample, ConstantsInFlashPayItsWaitStatesPerLine) {
+  // weights_in_flash.c sums a 16 KB .rodata table (four whole flash pages) word by word. On the
+  // stm32l4r5 (5 wait states, the ART's 256-byte data cache of 8-byte lines) each of its 2,048
+  // lines misses once and is read from the flash array once; at zero wait states the table is
+  // plain memory. (Before constants were counted the two runs differed by 30 cycles.)
+  const Core board{"stm32l4r5", "example_m4f", "s0"};
+  const RunOutcome slow = cpuRun(board, {"--entry", "sum_table", "--arg", "4096"});
+  const RunOutcome fast =
+      cpuRun(board, {"--entry", "sum_table", "--arg", "4096", "--set", "cpu.flash_wait_states=0"});
+  ASSERT_EQ(slow.exit_code, 0) << slow.err;
+  ASSERT_EQ(fast.exit_code, 0) << fast.err;
+  EXPECT_NE(slow.out.find("\nreturn 0x007ff800\n"), std::string::npos) << slow.out;
+  EXPECT_NE(fast.out.find("\nreturn 0x007ff800\n"), std::string::npos) << fast.out;
+  // The second word of each line hits the data cache; a literal-pool load adds a miss or two.
+  EXPECT_EQ(countAfter(slow.out, " dcache_hits "), 2048) << slow.out;
+  EXPECT_GE(countAfter(slow.out, " dcache_misses "), 2048) << slow.out;
+  EXPECT_LE(countAfter(slow.out, " dcache_misses "), 2052) << slow.out;
+  EXPECT_EQ(countAfter(slow.out, " model_line_reads "), 2048) << slow.out;
+  EXPECT_EQ(countAfter(fast.out, " model_line_reads "), 0) << fast.out;
+  const int64_t slow_cycles = countAfter("\n" + slow.out, "\ncycles ");
+  const int64_t fast_cycles = countAfter("\n" + fast.out, "\ncycles ");
+  // The table's line reads, and at most a few instruction-cache misses of the loop's first pass.
+  EXPECT_GE(slow_cycles - fast_cycles, 2048 * 5);
+  EXPECT_LE(slow_cycles - fast_cycles, 2048 * 5 + 200);
+}
+
 TEST(CpuRunExample, ReturnsMustBeIntOrFloat) {
   const RunOutcome r =
       cpuRun(kCores[1], {"--entry", "mean_square", "--arg", "1", "--returns", "double"});

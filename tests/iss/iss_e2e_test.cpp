@@ -77,6 +77,30 @@ uint64_t cycles(const Core& core, const std::string& entry, std::vector<std::str
 // ---- Cortex-M4 (TRM Table 3-1, section 3.3.2); "bx lr" returns cost 1 + P = 3 (P = 2 for a
 // register target) -----------------------------------------------------------------------------
 
+// The section ranges the loader counts by: examples/cpu_run's table is read-only data, the
+// function summing it code, and no read-only data overlaps code.
+TEST(ElfSections, TheExampleSeparatesCodeFromConstants) {
+  for (const char* elf : {"example_m4f", "example_m0plus", "example_rv32im"}) {
+    SCOPED_TRACE(elf);
+    const iss::ElfImage image =
+        iss::ElfImage::fromFile(std::string(HILSIM_ISS_PROBE_DIR) + "/" + elf + ".elf");
+    const auto table = image.findSymbol("table");
+    const auto sum = image.findSymbol("sum_table");
+    ASSERT_TRUE(table && sum);
+    auto within = [](const std::vector<iss::ElfRange>& ranges, uint32_t first, uint32_t bytes) {
+      return std::any_of(ranges.begin(), ranges.end(), [&](const iss::ElfRange& r) {
+        return first >= r.address && uint64_t(first) + bytes <= uint64_t(r.address) + r.bytes;
+      });
+    };
+    EXPECT_TRUE(within(image.constantSections(), table->value, 16384));
+    EXPECT_TRUE(within(image.codeSections(), sum->value, sum->size));
+    EXPECT_FALSE(within(image.codeSections(), table->value, 4));
+    for (const iss::ElfRange& c : image.constantSections())
+      for (const iss::ElfRange& x : image.codeSections())
+        EXPECT_FALSE(c.address < x.address + x.bytes && x.address < c.address + c.bytes);
+  }
+}
+
 TEST(IssCortexM4, StraightLineAlu) {
   // 10 data-processing instructions at 1 cycle + bx lr 3.
   const Counts c = counts(kM4, "alu_straight");

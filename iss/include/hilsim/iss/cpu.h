@@ -99,9 +99,11 @@ class Cpu {
   // Writes the image's loadable segments (zero-filling past each segment's file bytes). Segments
   // in flash code or firmware SRAM go into the regions mapped at construction; segments in the
   // model flash region are mapped read-only as by mapBytes; anything else must lie inside memory
-  // the caller mapped before. Throws hilsim::InputError for a segment outside mapped memory or an
-  // image for another architecture. Also finds the image's divide instructions (their cycles
-  // depend on the operands) so that they are timed exactly.
+  // the caller mapped before. With flash wait states, the flash code pages that hold only the
+  // image's read-only data sections (.rodata) are counted like the model flash. Throws
+  // hilsim::InputError for a segment outside mapped memory or an image for another architecture.
+  // Also finds the image's divide instructions (their cycles depend on the operands) so that they
+  // are timed exactly.
   void loadElf(const ElfImage& image);
 
   // Maps caller-owned host memory at `base`. `host` must be aligned to kPageBytes and stay valid
@@ -109,8 +111,9 @@ class Cpu {
   // accesses go straight to it. Readable, and writable when `writable`; never executable.
   void mapHostMemory(uint32_t base, void* host, size_t bytes, bool writable);
   // Copies `bytes` of `data` into a fresh read-only region at `base` (size rounded up to pages).
-  // In the model flash region with flash wait states, reads go through a counted path that charges
-  // the wait states (see iss/README.md); otherwise the region is plain memory.
+  // In the model flash region (or the flash code region) with flash wait states, reads go through a
+  // counted path that charges the wait states (see iss/README.md); otherwise the region is plain
+  // memory.
   void mapBytes(uint32_t base, const void* data, size_t bytes);
   // Zero-filled read/write memory owned by the Cpu (e.g. the persistent pool and the arena).
   void mapZeroed(uint32_t base, size_t bytes);

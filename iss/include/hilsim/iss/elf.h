@@ -20,6 +20,12 @@ struct ElfSegment {
   bool writable = false;
 };
 
+// A range of addresses [address, address + bytes).
+struct ElfRange {
+  uint32_t address = 0;
+  uint32_t bytes = 0;
+};
+
 struct ElfSymbol {
   std::string name;
   uint32_t value = 0;  // address; for Arm Thumb functions without the Thumb bit
@@ -55,6 +61,11 @@ class ElfImage {
   // PT_LOAD segments with a non-zero memory size, in file order.
   const std::vector<ElfSegment>& segments() const { return segments_; }
   const std::vector<ElfSymbol>& symbols() const { return symbols_; }
+  // The allocated sections holding instructions (SHF_EXECINSTR), and those holding read-only data
+  // (SHF_ALLOC without SHF_WRITE or SHF_EXECINSTR, with contents: .rodata and the like). Empty
+  // for an image without section headers.
+  const std::vector<ElfRange>& codeSections() const { return code_sections_; }
+  const std::vector<ElfRange>& constantSections() const { return constant_sections_; }
   const ElfAttributes& attributes() const { return attributes_; }
   // The defined symbol called `name` (functions preferred), or nullopt.
   std::optional<ElfSymbol> findSymbol(const std::string& name) const;
@@ -68,6 +79,8 @@ class ElfImage {
   bool hard_float_abi_ = false;
   std::vector<ElfSegment> segments_;
   std::vector<ElfSymbol> symbols_;
+  std::vector<ElfRange> code_sections_;
+  std::vector<ElfRange> constant_sections_;
   ElfAttributes attributes_;
 };
 
