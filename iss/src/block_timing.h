@@ -6,7 +6,6 @@
 #include <functional>
 #include <vector>
 
-#include "flash_walk_memo.h"
 #include "hilsim/iss/core_model.h"
 #include "hilsim/iss/cpu.h"
 
@@ -83,9 +82,6 @@ struct alignas(64) BlockTiming {
     const BlockTiming* block = nullptr;
   };
   mutable Successor successors[2];
-  // What walking the block's flash lines did from the states it was last entered in; its shape
-  // is set by FlashSystem::prepare.
-  mutable FlashWalkMemo flash_memo;
   std::vector<uint32_t> literal_lines;
   uint8_t tail_cycles[32] = {};
   uint8_t head_cycles[32] = {};

@@ -210,7 +210,6 @@ struct Cpu::Impl {
     for (uint32_t a : b->literal_addresses) b->literal_lines.push_back(flash.lineOf(a));
     b->uses_flash = b->fetch_lines != 0 || !b->literal_lines.empty();
     b->literal_count = uint16_t(b->literal_lines.size());
-    flash.prepare(*b);
     paths.noteCode(address, size);
     return b;
   }

@@ -4,10 +4,7 @@
 //
 // Instruction fetches are checked a block at a time: each block knows the lines it spans, and a
 // block all of whose lines hit is marked with its caches' epochs, and the sets it relies on are
-// pinned; running it again before a line fills a pinned set costs a comparison or two. Other
-// blocks remember what walking their lines did from the last few states they were entered in
-// (flash_walk_memo.h), where that state is small (a two-way instruction cache, and no data cache
-// behind its literal loads).
+// pinned; running it again before a line fills a pinned set costs a comparison or two.
 
 #include <algorithm>
 #include <cstdint>
@@ -31,15 +28,6 @@ class LineCache {
         pins_(lines == 0 ? 0 : lines / ways, kUnpinned) {}
 
   bool enabled() const { return !tags_.empty(); }
-  uint32_t ways() const { return ways_; }
-  uint32_t sets() const { return set_mask_ + 1; }
-  uint32_t setOf(uint32_t line) const { return line & set_mask_; }
-
-  // Two ways: a set's whole state, one word (its lines, most recently used first), and whether
-  // the set is pinned at `epoch`.
-  uint64_t pairAt(uint32_t set) const { return pairs_[set]; }
-  void setPairAt(uint32_t set, uint64_t pair) { pairs_[set] = pair; }
-  bool pinnedAt(uint32_t set, uint64_t epoch) const { return pins_[set] == epoch; }
 
   // True on a hit; on a miss the line replaces the set's least recently used one, and a set
   // pinned at `epoch` (a marked block relies on a line in it) advances the epoch.
@@ -115,11 +103,8 @@ class LineCache {
 
 class FlashSystem {
  public:
-  // `memoise_walks`: remember block walks (the results are the same either way).
-  FlashSystem(const FlashOptions& o, uint32_t wait_states, uint32_t sram_wait_states,
-              bool memoise_walks = true)
+  FlashSystem(const FlashOptions& o, uint32_t wait_states, uint32_t sram_wait_states)
       : options_(o),
-        memoise_walks_(memoise_walks),
         wait_states_(wait_states),
         sram_wait_states_(sram_wait_states),
         shift_(uint32_t(__builtin_ctz(o.line_bytes))),
@@ -130,25 +115,6 @@ class FlashSystem {
   const FlashOptions& options() const { return options_; }
   uint32_t lineOf(uint32_t address) const { return address >> shift_; }
   const FlashStats& stats() const { return stats_; }
-  // Block walks answered from a block's memo.
-  uint64_t memoHits() const { return memo_hits_; }
-
-  // Fills in the block's memo's shape, once its lines are known: whether its walk depends on
-  // small enough a state to be remembered, and the instruction cache sets it reads.
-  void prepare(BlockTiming& b) const {
-    FlashWalkMemo& m = b.flash_memo;
-    m = FlashWalkMemo{};
-    if (!memoise_walks_ || b.fetch_lines == 0) return;
-    if (b.literal_count != 0 && data_cache_ != nullptr) return;  // literals change a cache
-    if (icache_.enabled()) {
-      if (icache_.ways() != 2) return;
-      const uint32_t touched = std::min(b.fetch_lines, icache_.sets());
-      if (touched > FlashWalkMemo::kMaxSets) return;
-      for (uint32_t k = 0; k < touched; ++k) m.sets[k] = icache_.setOf(b.fetch_first_line + k);
-      m.set_count = uint8_t(touched);
-    }
-    m.eligible = true;
-  }
 
   // The wait cycles of fetching block `b` (its lines and its literal loads); `sequential`: the
   // block follows the previous one without a branch.
@@ -164,8 +130,7 @@ class FlashSystem {
       countDataHits(b.literal_count);
       return data_cache_ == nullptr ? b.literal_count * wait_states_ : 0;  // uncached literals wait
     }
-    if (b.flash_memo.eligible) return memoisedCheck(b, sequential);
-    return checkBlock(b, sequential, nullptr);
+    return checkBlock(b, sequential);
   }
 
   // A data load of model flash: its wait cycles beyond the SRAM access its block charged.
@@ -191,54 +156,8 @@ class FlashSystem {
  private:
   static constexpr uint32_t kNoLine = 0xFFFF'FFFF;
 
-  // The block's walk from the block's memo when it was entered in this state before, else
-  // walked and remembered.
-  __attribute__((noinline)) uint32_t memoisedCheck(const BlockTiming& b, bool sequential) {
-    FlashWalkMemo& m = b.flash_memo;
-    // Entering sequentially matters only when the block starts in the line just read.
-    const bool continuing = sequential && fetch_line_ == b.fetch_first_line;
-    uint8_t flags = FlashWalkMemo::kValid | (continuing ? FlashWalkMemo::kContinuing : 0);
-    uint64_t state[FlashWalkMemo::kMaxSets] = {};
-    for (uint32_t k = 0; k < m.set_count; ++k) {
-      state[k] = icache_.pairAt(m.sets[k]);
-      if (icache_.pinnedAt(m.sets[k], ifills_))
-        flags |= uint8_t(1u << (FlashWalkMemo::kPinnedShift + k));
-    }
-    for (const FlashWalkMemo::Entry& e : m.entries) {
-      if (e.entry_flags != flags || e.entry_fetch_line != fetch_line_) continue;
-      bool same = true;
-      for (uint32_t k = 0; k < m.set_count; ++k) same &= e.entry_sets[k] == state[k];
-      if (!same) continue;
-      ++memo_hits_;
-      stats_.line_reads += e.line_reads;
-      stats_.icache_hits += e.icache_hits;
-      stats_.icache_misses += e.icache_misses;
-      for (uint32_t k = 0; k < m.set_count; ++k) icache_.setPairAt(m.sets[k], e.exit_sets[k]);
-      ifills_ += e.epoch_advance;
-      fetch_line_ = b.fetch_first_line + b.fetch_lines - 1;
-      if (e.marked) mark(b);
-      return e.wait_cycles;
-    }
-    FlashWalkMemo::Entry& e = m.entries[m.next];
-    m.next = uint8_t((m.next + 1) % FlashWalkMemo::kEntries);
-    const FlashStats before = stats_;
-    const uint64_t epoch = ifills_;
-    e.entry_flags = flags;
-    e.entry_fetch_line = fetch_line_;
-    for (uint32_t k = 0; k < m.set_count; ++k) e.entry_sets[k] = state[k];
-    e.wait_cycles = checkBlock(b, sequential, &e.marked);
-    e.line_reads = uint32_t(stats_.line_reads - before.line_reads);
-    e.icache_hits = uint32_t(stats_.icache_hits - before.icache_hits);
-    e.icache_misses = uint32_t(stats_.icache_misses - before.icache_misses);
-    e.epoch_advance = uint8_t(ifills_ - epoch);
-    for (uint32_t k = 0; k < m.set_count; ++k) e.exit_sets[k] = icache_.pairAt(m.sets[k]);
-    return e.wait_cycles;
-  }
-
-  // The block's lines one by one (kept out of line, so that the common case stays small);
-  // `marked` (when given): whether the block was marked as hitting.
-  __attribute__((noinline)) uint32_t checkBlock(const BlockTiming& b, bool sequential,
-                                                bool* marked) {
+  // The block's lines one by one (kept out of line, so that the common case stays small).
+  __attribute__((noinline)) uint32_t checkBlock(const BlockTiming& b, bool sequential) {
     const uint64_t misses = stats_.icache_misses + stats_.dcache_misses;
     uint32_t wait = 0;
     bool first_in_cache = false;
@@ -246,23 +165,19 @@ class FlashSystem {
       wait +=
           fetch(b.fetch_first_line + k, sequential || k > 0, k == 0 ? &first_in_cache : nullptr);
     for (uint32_t line : b.literal_lines) wait += data<false>(line);
-    const bool hit = first_in_cache && stats_.icache_misses + stats_.dcache_misses == misses;
-    if (hit) mark(b);
-    if (marked) *marked = hit;
+    if (first_in_cache && stats_.icache_misses + stats_.dcache_misses == misses) {
+      // Every line hit: mark the block, and pin the sets it relies on, so that a fill into one
+      // of them (and only that) ends the mark.
+      icache_.pin(b.fetch_first_line, ifills_);
+      if (!options_.prefetch)
+        for (uint32_t k = 1; k < b.fetch_lines; ++k) icache_.pin(b.fetch_first_line + k, ifills_);
+      if (data_cache_ != nullptr)
+        for (uint32_t line : b.literal_lines)
+          data_cache_->pin(line, data_cache_ == &icache_ ? ifills_ : dfills_);
+      b.flash_epoch = ifills_;
+      b.flash_data_epoch = dfills_;
+    }
     return wait;
-  }
-
-  // Every line of the block hit: mark the block, and pin the sets it relies on, so that a fill
-  // into one of them (and only that) ends the mark.
-  void mark(const BlockTiming& b) {
-    icache_.pin(b.fetch_first_line, ifills_);
-    if (!options_.prefetch)
-      for (uint32_t k = 1; k < b.fetch_lines; ++k) icache_.pin(b.fetch_first_line + k, ifills_);
-    if (data_cache_ != nullptr)
-      for (uint32_t line : b.literal_lines)
-        data_cache_->pin(line, data_cache_ == &icache_ ? ifills_ : dfills_);
-    b.flash_epoch = ifills_;
-    b.flash_data_epoch = dfills_;
   }
 
   void countDataHits(uint32_t n) {
@@ -319,7 +234,6 @@ class FlashSystem {
   }
 
   FlashOptions options_;
-  bool memoise_walks_;
   uint32_t wait_states_;
   uint32_t sram_wait_states_;
   uint32_t shift_;
@@ -332,7 +246,6 @@ class FlashSystem {
   uint32_t fetch_line_ = kNoLine;
   uint32_t data_line_ = kNoLine;
   FlashStats stats_;
-  uint64_t memo_hits_ = 0;
 };
 
 }  // namespace hilsim::iss
