@@ -4,7 +4,9 @@
 //
 // Instruction fetches are checked a block at a time: each block knows the lines it spans, and a
 // block all of whose lines hit is marked with its caches' epochs, and the sets it relies on are
-// pinned; running it again before a line fills a pinned set costs a comparison or two.
+// pinned; running it again before a line fills a pinned set costs a comparison or two. Other
+// blocks are walked; with the prefetch only their first line needs a check (every later line
+// follows the one just read).
 
 #include <algorithm>
 #include <cstdint>
