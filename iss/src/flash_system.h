@@ -4,7 +4,9 @@
 //
 // Instruction fetches are checked a block at a time: each block knows the lines it spans, and a
 // block all of whose lines hit is marked with its caches' epochs, and the sets it relies on are
-// pinned; running it again before a line fills a pinned set costs a comparison or two.
+// pinned; running it again before a line fills a pinned set costs a comparison or two. Other
+// blocks are walked; with the prefetch only their first line needs a check (every later line
+// follows the one just read).
 
 #include <algorithm>
 #include <cstdint>
@@ -161,9 +163,18 @@ class FlashSystem {
     const uint64_t misses = stats_.icache_misses + stats_.dcache_misses;
     uint32_t wait = 0;
     bool first_in_cache = false;
-    for (uint32_t k = 0; k < b.fetch_lines; ++k)
-      wait +=
-          fetch(b.fetch_first_line + k, sequential || k > 0, k == 0 ? &first_in_cache : nullptr);
+    if (b.fetch_lines != 0) {
+      wait += fetch(b.fetch_first_line, sequential, &first_in_cache);
+      if (options_.prefetch) {
+        // Each later line follows the one just read: the prefetch read it ahead, whatever the
+        // caches hold (a block of many short lines costs one step, not one per line).
+        stats_.line_reads += b.fetch_lines - 1;
+        fetch_line_ = b.fetch_first_line + b.fetch_lines - 1;
+      } else {
+        for (uint32_t k = 1; k < b.fetch_lines; ++k)
+          wait += fetch(b.fetch_first_line + k, true, nullptr);
+      }
+    }
     for (uint32_t line : b.literal_lines) wait += data<false>(line);
     if (first_in_cache && stats_.icache_misses + stats_.dcache_misses == misses) {
       // Every line hit: mark the block, and pin the sets it relies on, so that a fill into one
