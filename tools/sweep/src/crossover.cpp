@@ -5,6 +5,8 @@
 #include <cstring>
 #include <map>
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "hilsim/config/derived.h"
 #include "hilsim/errors.h"
@@ -294,14 +296,24 @@ std::string familySubtitle(const FamilyResult& r) {
   return sub;
 }
 
-}  // namespace
+// What one crossover chart plots: cycles or energy, each point's three values and the
+// family's break-even with its marker's label.
+struct ChartMetric {
+  const char* quantity;  // in the title: "cycles" or "energy"
+  const char* y_label;
+  double (*accel)(const CrossoverPoint&);
+  double (*ref)(const CrossoverPoint&);
+  double (*predicted)(const CrossoverPoint&);
+  std::optional<uint64_t> break_even_macs;
+  std::string marker_prefix;
+};
 
-std::string crossoverSvg(const FamilyResult& r) {
+std::string crossoverChart(const FamilyResult& r, const ChartMetric& metric) {
   LineChart chart;
-  chart.title = "accelerated vs reference cycles: " + r.family.name;
+  chart.title = std::string("accelerated vs reference ") + metric.quantity + ": " + r.family.name;
   chart.subtitle = familySubtitle(r);
   chart.x_label = "layer size (MACs per inference)";
-  chart.y_label = "host CPU cycles per inference";
+  chart.y_label = metric.y_label;
   chart.log_x = chart.log_y = true;
   Series accel{"accelerated (simulated)", {}, {}, false};
   Series ref{"reference kernel", {}, {}, false};
@@ -309,55 +321,42 @@ std::string crossoverSvg(const FamilyResult& r) {
   for (const CrossoverPoint& p : r.points) {
     if (p.accel_cycles) {
       accel.x.push_back(double(p.macs));
-      accel.y.push_back(double(p.accel_cycles));
+      accel.y.push_back(metric.accel(p));
     }
     ref.x.push_back(double(p.macs));
-    ref.y.push_back(double(p.ref_cycles));
+    ref.y.push_back(metric.ref(p));
     if (p.predicted_accel_cycles) {
       predicted.x.push_back(double(p.macs));
-      predicted.y.push_back(double(p.predicted_accel_cycles));
+      predicted.y.push_back(metric.predicted(p));
     }
   }
   chart.series = {accel, ref, predicted};
-  if (r.break_even_macs)
+  if (metric.break_even_macs)
     for (const CrossoverPoint& p : r.points)
-      if (p.macs == *r.break_even_macs)
-        chart.markers.push_back(
-            {double(p.macs), double(p.accel_cycles),
-             (r.pays_from_smallest ? "pays from the smallest size tried, " : "break-even ") +
-                 tickLabel(double(p.macs)) + " MACs"});
+      if (p.macs == *metric.break_even_macs)
+        chart.markers.push_back({double(p.macs), metric.accel(p),
+                                 metric.marker_prefix + tickLabel(double(p.macs)) + " MACs"});
   return renderSvg(chart);
 }
 
+}  // namespace
+
+std::string crossoverSvg(const FamilyResult& r) {
+  return crossoverChart(
+      r,
+      {"cycles", "host CPU cycles per inference",
+       [](const CrossoverPoint& p) { return double(p.accel_cycles); },
+       [](const CrossoverPoint& p) { return double(p.ref_cycles); },
+       [](const CrossoverPoint& p) { return double(p.predicted_accel_cycles); }, r.break_even_macs,
+       r.pays_from_smallest ? "pays from the smallest size tried, " : "break-even "});
+}
+
 std::string crossoverEnergySvg(const FamilyResult& r) {
-  LineChart chart;
-  chart.title = "accelerated vs reference energy: " + r.family.name;
-  chart.subtitle = familySubtitle(r);
-  chart.x_label = "layer size (MACs per inference)";
-  chart.y_label = "energy per inference (uJ)";
-  chart.log_x = chart.log_y = true;
-  Series accel{"accelerated (simulated)", {}, {}, false};
-  Series ref{"reference kernel", {}, {}, false};
-  Series predicted{"accelerated (predicted)", {}, {}, true};
-  for (const CrossoverPoint& p : r.points) {
-    if (p.accel_cycles) {
-      accel.x.push_back(double(p.macs));
-      accel.y.push_back(p.accel_energy_uj);
-    }
-    ref.x.push_back(double(p.macs));
-    ref.y.push_back(p.ref_energy_uj);
-    if (p.predicted_accel_cycles) {
-      predicted.x.push_back(double(p.macs));
-      predicted.y.push_back(p.predicted_accel_energy_uj);
-    }
-  }
-  chart.series = {accel, ref, predicted};
-  if (r.break_even_energy_macs)
-    for (const CrossoverPoint& p : r.points)
-      if (p.macs == *r.break_even_energy_macs)
-        chart.markers.push_back({double(p.macs), p.accel_energy_uj,
-                                 "energy break-even " + tickLabel(double(p.macs)) + " MACs"});
-  return renderSvg(chart);
+  return crossoverChart(r, {"energy", "energy per inference (uJ)",
+                            [](const CrossoverPoint& p) { return p.accel_energy_uj; },
+                            [](const CrossoverPoint& p) { return p.ref_energy_uj; },
+                            [](const CrossoverPoint& p) { return p.predicted_accel_energy_uj; },
+                            r.break_even_energy_macs, "energy break-even "});
 }
 
 }  // namespace hilsim::sweep
