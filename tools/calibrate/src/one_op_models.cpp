@@ -428,8 +428,13 @@ OneOpModel lstmModel(int32_t time_steps, int32_t batches, int32_t input_size, in
 
 std::vector<OneOpModel> calibrationShapes() {
   std::vector<OneOpModel> shapes;
-  // FULLY_CONNECTED: K and N from 8 to 1024, one and several rows.
-  for (const auto& [rows, k, n] : std::vector<std::array<int32_t, 3>>{{1, 8, 16},
+  // FULLY_CONNECTED: K and N from 1 to 2000, one and several rows; the tiny layers (K or N of
+  // 1, as in hello_world_int8's 1 -> 16 -> 16 -> 1) are mostly per-call and per-output work.
+  for (const auto& [rows, k, n] : std::vector<std::array<int32_t, 3>>{{1, 1, 16},
+                                                                      {1, 16, 16},
+                                                                      {1, 16, 1},
+                                                                      {1, 64, 1},
+                                                                      {1, 8, 16},
                                                                       {1, 16, 128},
                                                                       {1, 64, 12},
                                                                       {1, 128, 8},
@@ -503,6 +508,7 @@ std::vector<OneOpModel> calibrationShapes() {
                                            {16, 16, 8, 5, 5, 1, 1},
                                            {10, 10, 32, 3, 3, 2, 1},
                                            {40, 32, 1, 8, 6, 2, 8},
+                                           {32, 24, 1, 10, 8, 2, 8},
                                            {24, 24, 4, 3, 3, 1, 2},
                                            {16, 12, 2, 5, 4, 1, 4},
                                            {30, 1, 40, 3, 1, 1, 1},
