@@ -215,8 +215,10 @@ const std::map<std::string, Calibrated>& calibrated() {
 }
 
 // The optimized library's coefficients, fitted by `hilsim calibrate` with cpu.kernels optimized
-// on the presets with an instruction-set simulator. Operators the library has no kernel for run
-// the reference kernels, so their coefficients repeat the reference table's.
+// on the presets with an instruction-set simulator; the board presets with reference rows of their
+// own (fe310, stm32g0b1) have optimized ones too. Operators the library has no kernel for run
+// the reference kernels, so their coefficients repeat the reference table's. Refit every row with
+// scripts/refit_cost_model.sh.
 // The reference kernels' coefficients at cpu.firmware_opt Os, fitted by `hilsim calibrate` with
 // the -Os firmware images; a board preset uses its core's.
 const std::map<std::string, Calibrated>& calibratedOs();
