@@ -127,7 +127,6 @@ const std::vector<KnownFailure>& knownFailures() {
       // code the first just ran: behind the ART's caches their per-call cost is the warm one,
       // which the formula's cold per-call cost (the calibration runs each shape once) overstates.
       {"hello_world_int8.tflite", "cortex-m4f", "reference", 0.12},
-      {"hello_world_int8.tflite", "cortex-m4f", "optimized", 0.08},
       // The optimized library on cortex-m4f: behind the ART's caches the im2col CONV_2D of a
       // large ResNet runs 7% cheaper than its one-operator shapes, and micro_speech's one
       // DEPTHWISE_CONV_2D (depth multiplier 8, all in scalar code) 6% dearer.
@@ -197,12 +196,11 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"micro_speech_lstm.tflite", "cortex-m0plus", "optimized"},
         Case{"micro_speech_lstm.tflite", "rv32im", "optimized"},
         Case{"trained_lstm_int8.tflite", "cortex-m4f", "optimized"},
-        Case{"trained_lstm_int8.tflite", "cortex-m33", "optimized"}),
+        Case{"trained_lstm_int8.tflite", "cortex-m33", "optimized"},
         Case{"micro_speech_quantized.tflite", "cortex-m0plus", "optimized"},
         Case{"micro_speech_quantized.tflite", "rv32im", "optimized"},
         Case{"mlperf_ad01_int8.tflite", "cortex-m4f", "optimized"},
         Case{"hello_world_int8.tflite", "cortex-m4f"},
-        Case{"hello_world_int8.tflite", "cortex-m4f", "optimized"},
         // Board presets with tables of their own: fe310's uncached QSPI flash, stm32g0b1's two
         // wait states without a data cache.
         Case{"mlperf_ad01_int8.tflite", "stm32g0b1", "optimized"},
@@ -210,12 +208,12 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"micro_speech_quantized.tflite", "fe310", "optimized"},
         Case{"dtln_noise_suppression.tflite", "fe310", "optimized"}),
     [](const ::testing::TestParamInfo<Case>& info) {
-  std::string name = info.param.model.substr(0, info.param.model.find('.')) + "_" +
-                     info.param.preset +
-                     (info.param.kernels == "reference" ? "" : "_" + info.param.kernels);
-  for (char& ch : name)
-    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
-  return name;
+      std::string name = info.param.model.substr(0, info.param.model.find('.')) + "_" +
+                         info.param.preset +
+                         (info.param.kernels == "reference" ? "" : "_" + info.param.kernels);
+      for (char& ch : name)
+        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+      return name;
     });
 
 // Software floating point multiplies and adds a zero faster, so a float32 FULLY_CONNECTED's
