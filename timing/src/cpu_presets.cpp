@@ -134,7 +134,7 @@ const std::map<std::string, CorePreset>& presets() {
           252,
           115,
           false,
-          {14, 0, 60}}},
+          {14, 0, 75}}},
     };
     // Board presets (configs/README.md, "Board presets"): their core's figures at the board's
     // clock; their memories are in the ISS's table (iss/src/core_model.cpp).
@@ -149,7 +149,7 @@ const std::map<std::string, CorePreset>& presets() {
     t.emplace("stm32l4r5", board("cortex-m4f", 120, {33, 0, 54}));
     t.emplace("nrf5340", board("cortex-m33", 128, {25, 0, 47}));
     t.emplace("stm32u575", board("cortex-m33", 160, {25, 0, 47}));
-    t.emplace("fe310", board("rv32im", 320, {14, 0, 60}));
+    t.emplace("fe310", board("rv32im", 320, {14, 0, 75}));
     return t;
   }();
   return table;
