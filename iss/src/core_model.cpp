@@ -30,6 +30,8 @@ constexpr FlashOptions kFe310Icache{32, false, 512, 2, 0, 1, false};
 // table, target buffer and return-address stack entries.
 constexpr BranchPredictorOptions kE31CoreComplexPredictor{512, 28, 6};
 constexpr BranchPredictorOptions kFe310Predictor{128, 40, 2};
+// The Arm cores: their timing tables charge branches without a predictor.
+constexpr BranchPredictorOptions kNoPredictor{};
 // nRF5340 application core: 8 KB 2-way cache of 128-bit lines for instruction and data accesses
 // to flash (nRF5340 PS, "CACHE"); no prefetch is documented.
 constexpr FlashOptions kNrf5340Cache{16, false, 512, 2, 0, 1, true};
@@ -66,7 +68,8 @@ const std::vector<CoreInfo>& table() {
                           true,
                           15,
                           11,
-                          {1, 0, kStm32g0Flash}};
+                          {1, 0, kStm32g0Flash},
+                          kNoPredictor};
     // Exception entry 12, exit 10 (Cortex-M4 TRM; without FPU context stacking).
     const CoreInfo m4f{Core::kCortexM4F,
                        "cortex-m4f",
@@ -74,7 +77,8 @@ const std::vector<CoreInfo>& table() {
                        true,
                        12,
                        10,
-                       {5, 0, kStm32l4Art}};
+                       {5, 0, kStm32l4Art},
+                       kNoPredictor};
     // Exception entry and exit as Cortex-M4.
     const CoreInfo m33{Core::kCortexM33,
                        "cortex-m33",
@@ -82,7 +86,8 @@ const std::vector<CoreInfo>& table() {
                        true,
                        12,
                        10,
-                       {3, 0, kStm32u5Icache}};
+                       {3, 0, kStm32u5Icache},
+                       kNoPredictor};
     // SiFive E31. Exception entry: 4 cycles of interrupt latency plus 16 stores of a trap
     // wrapper; exit: 16 loads, mret and its refill.
     const CoreInfo rv{Core::kRv32im,
