@@ -19,6 +19,8 @@
 namespace {
 
 struct Library {
+  Library(const char* soname_, const char* path_, const char* needed_by_)
+      : soname(soname_), path(path_), needed_by(needed_by_) {}
   const char* soname;
   const char* path;
   const char* needed_by;
