@@ -35,6 +35,10 @@ constexpr BranchPredictorOptions kNoPredictor{};
 // nRF5340 application core: 8 KB 2-way cache of 128-bit lines for instruction and data accesses
 // to flash (nRF5340 PS, "CACHE"); no prefetch is documented.
 constexpr FlashOptions kNrf5340Cache{16, false, 512, 2, 0, 1, true};
+// RA6M4: Renesas' FSP enables its code flash cache (FCACHE) and documents no flash prefetch
+// buffer (bsp_feature.h). The cache's size and line are not in the sources found: the nRF5340's
+// documented cache stands in (configs/README.md, "Board presets").
+constexpr FlashOptions kRa6m4FlashCache = kNrf5340Cache;
 
 // A board preset: its core's row under the board's name; withWaitStates, withFlash and
 // withPredictor state where the board's memories and branch predictor differ from its core's
@@ -46,6 +50,11 @@ CoreInfo board(CoreInfo core, const char* preset) {
 
 CoreInfo withWaitStates(CoreInfo info, uint32_t flash_wait_states) {
   info.memory.flash_wait_states = flash_wait_states;
+  return info;
+}
+
+CoreInfo withSramWaitStates(CoreInfo info, uint32_t sram_wait_states) {
+  info.memory.sram_wait_states = sram_wait_states;
   return info;
 }
 
@@ -104,9 +113,10 @@ const std::vector<CoreInfo>& table() {
     // nRF5340 runs at the cortex-m33 row's 3 wait states with its own cache:
     // STM32G0B1 at 64 MHz: 2 wait states (RM0444, range 1 above 48 MHz); STM32L4R5 at 120 MHz: 5
     // (RM0432, range 1 boost); nRF5340 application core at 128 MHz: 3 (estimate, see
-    // configs/README.md); STM32U575 at 160 MHz: 4 (RM0456, range 1 above 128 MHz); FE310-G002 at
-    // 320 MHz: 336 per 32-byte line from its QSPI flash (quad I/O read at SCK = core / 4,
-    // configs/README.md).
+    // configs/README.md); STM32U575 at 160 MHz: 4 (RM0456, range 1 above 128 MHz); RA6M4 at
+    // 200 MHz: 3 (FLWT above 150 MHz) and one SRAM wait state (SRAMWTSC left on above 100 MHz),
+    // as Renesas' FSP sets them; FE310-G002 at 320 MHz: 336 per 32-byte line from its QSPI flash
+    // (quad I/O read at SCK = core / 4, configs/README.md).
     return std::vector<CoreInfo>{
         m0plus,
         m4f,
@@ -116,6 +126,7 @@ const std::vector<CoreInfo>& table() {
         board(m4f, "stm32l4r5"),
         withFlash(board(m33, "nrf5340"), kNrf5340Cache),
         withWaitStates(board(m33, "stm32u575"), 4),
+        withSramWaitStates(withFlash(board(m33, "ra6m4"), kRa6m4FlashCache), 1),
         withPredictor(withWaitStates(board(rv, "fe310"), 336), kFe310Predictor),
     };
   }();

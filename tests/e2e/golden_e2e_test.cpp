@@ -93,7 +93,7 @@ INSTANTIATE_TEST_SUITE_P(Golden, GoldenIss, ::testing::ValuesIn(issParams()), is
 // per board, in ref mode (every kernel on the ISS) and auto.
 std::vector<IssParam> boardParams() {
   std::vector<IssParam> out;
-  for (const char* preset : {"stm32g0b1", "stm32l4r5", "nrf5340", "stm32u575", "fe310"})
+  for (const char* preset : {"stm32g0b1", "stm32l4r5", "nrf5340", "stm32u575", "ra6m4", "fe310"})
     for (const char* mode : {"ref", "auto"}) out.push_back({"fc_13x7_pc_relu6", preset, mode});
   return out;
 }
@@ -134,7 +134,7 @@ INSTANTIATE_TEST_SUITE_P(Golden, GoldenIssOptimized, ::testing::ValuesIn(optimiz
 // (optimized gate products) and its FULLY_CONNECTED and SOFTMAX, in ref mode.
 std::vector<IssParam> boardOptimizedParams() {
   std::vector<IssParam> out;
-  for (const char* preset : {"stm32g0b1", "stm32l4r5", "nrf5340", "stm32u575", "fe310"})
+  for (const char* preset : {"stm32g0b1", "stm32l4r5", "nrf5340", "stm32u575", "ra6m4", "fe310"})
     out.push_back({"real_micro_speech_lstm", preset, "ref"});
   return out;
 }

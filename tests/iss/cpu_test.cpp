@@ -603,11 +603,12 @@ TEST(Cpu, PresetLookup) {
   EXPECT_EQ(coreForPreset("stm32l4r5"), Core::kCortexM4F);
   EXPECT_EQ(coreForPreset("nrf5340"), Core::kCortexM33);
   EXPECT_EQ(coreForPreset("stm32u575"), Core::kCortexM33);
+  EXPECT_EQ(coreForPreset("ra6m4"), Core::kCortexM33);
   EXPECT_EQ(coreForPreset("fe310"), Core::kRv32im);
   EXPECT_EQ(std::string(coreInfo(Core::kCortexM33).preset), "cortex-m33");
   EXPECT_EQ(corePresetNames(),
             (std::vector<std::string>{"cortex-m0plus", "cortex-m4f", "cortex-m33", "rv32im"}));
-  EXPECT_EQ(issPresetNames().size(), 9u);
+  EXPECT_EQ(issPresetNames().size(), 10u);
   const CoreInfo* u575 = presetInfo("stm32u575");
   ASSERT_NE(u575, nullptr);
   EXPECT_EQ(u575->memory.flash_wait_states, 4u);
@@ -626,12 +627,14 @@ TEST(Cpu, PresetLookup) {
     bool prefetch;
     uint32_t icache_lines, dcache_lines;
     bool data_through_icache;
+    uint32_t sram_wait_states;
   };
-  for (const Memories& m : {Memories{"stm32g0b1", 2, 8, true, 2, 0, false},
-                            Memories{"stm32l4r5", 5, 8, false, 128, 32, false},
-                            Memories{"nrf5340", 3, 16, false, 512, 0, true},
-                            Memories{"stm32u575", 4, 16, true, 512, 0, true},
-                            Memories{"fe310", 336, 32, false, 512, 0, false}}) {
+  for (const Memories& m : {Memories{"stm32g0b1", 2, 8, true, 2, 0, false, 0},
+                            Memories{"stm32l4r5", 5, 8, false, 128, 32, false, 0},
+                            Memories{"nrf5340", 3, 16, false, 512, 0, true, 0},
+                            Memories{"stm32u575", 4, 16, true, 512, 0, true, 0},
+                            Memories{"ra6m4", 3, 16, false, 512, 0, true, 1},
+                            Memories{"fe310", 336, 32, false, 512, 0, false, 0}}) {
     SCOPED_TRACE(m.preset);
     const CoreInfo* info = presetInfo(m.preset);
     ASSERT_NE(info, nullptr);
@@ -644,7 +647,7 @@ TEST(Cpu, PresetLookup) {
     const CoreInfo& core = coreInfo(info->core);
     EXPECT_EQ(info->exception_entry_cycles, core.exception_entry_cycles);
     EXPECT_EQ(info->exception_exit_cycles, core.exception_exit_cycles);
-    EXPECT_EQ(info->memory.sram_wait_states, core.memory.sram_wait_states);
+    EXPECT_EQ(info->memory.sram_wait_states, m.sram_wait_states);
   }
 }
 

@@ -264,6 +264,7 @@ TEST(IssFlash, OnEachBoardPresetALoopInTheInstructionCacheCostsNoWaitStates) {
   expectLoopInCache({"stm32l4r5", "probes_m4"}, "5");
   expectLoopInCache({"nrf5340", "probes_m33"}, "3");
   expectLoopInCache({"stm32u575", "probes_m33"}, "4");
+  expectLoopInCache({"ra6m4", "probes_m33"}, "3");
   expectLoopInCache({"fe310", "probes_rv32im"}, "336");
 }
 

@@ -28,7 +28,7 @@ TEST(DriverFigures, PresetTableHoldsTheExecutedDriverPath) {
     EXPECT_EQ(table.reg_cycles, 0u);  // the register writes' instructions are in the job path
     EXPECT_EQ(table.irq_handler_cycles, measured.completion_cycles);
   }
-  EXPECT_EQ(with_iss, 9);  // four cores and five boards
+  EXPECT_EQ(with_iss, 10);  // four cores and six boards
 }
 
 // The resolved configuration of every preset takes the table's figures unless they are set.

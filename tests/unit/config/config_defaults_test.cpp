@@ -161,6 +161,7 @@ TEST(ConfigDefaults, PresetsWithAnIssDefaultToItAtTheirPartsWaitStates) {
     std::string preset;
     CpuModel model;
     uint32_t flash_wait_states;
+    uint32_t sram_wait_states = 0;
   };
   const std::vector<Case> cases = {
       {"cortex-m0plus", CpuModel::kIss, 1},
@@ -171,6 +172,7 @@ TEST(ConfigDefaults, PresetsWithAnIssDefaultToItAtTheirPartsWaitStates) {
       {"cortex-m7", CpuModel::kCost, 0},
       {"fe310", CpuModel::kIss, 336},
       {"nrf5340", CpuModel::kIss, 3},
+      {"ra6m4", CpuModel::kIss, 3, 1},
       {"rv32im", CpuModel::kIss, 0},
       {"stm32g0b1", CpuModel::kIss, 2},
       {"stm32l4r5", CpuModel::kIss, 5},
@@ -182,7 +184,7 @@ TEST(ConfigDefaults, PresetsWithAnIssDefaultToItAtTheirPartsWaitStates) {
     const HardwareConfig hw = withSets({"cpu.preset=" + c.preset});
     EXPECT_EQ(hw.cpu.model, c.model);
     EXPECT_EQ(hw.cpu.memory.flash_wait_states, c.flash_wait_states);
-    EXPECT_EQ(hw.cpu.memory.sram_wait_states, 0u);
+    EXPECT_EQ(hw.cpu.memory.sram_wait_states, c.sram_wait_states);
     covered.push_back(c.preset);
   }
   EXPECT_EQ(covered, timing::cpuPresetNames());
@@ -198,12 +200,14 @@ TEST(ConfigDefaults, BoardPresetsResolveToTheirPart) {
     iss::FlashOptions flash;
     bool own_calibration;  // else the core's coefficients
     bool own_optimized;    // the optimized kernels' figures too
+    uint32_t sram_wait_states = 0;
   };
   const std::vector<Case> cases = {
       {"stm32g0b1", "cortex-m0plus", 64, 2, {8, true, 2, 2, 0, 1, false}, true, true},
       {"stm32l4r5", "cortex-m4f", 120, 5, {8, false, 128, 4, 32, 4, false}, false, false},
       {"nrf5340", "cortex-m33", 128, 3, {16, false, 512, 2, 0, 1, true}, false, false},
       {"stm32u575", "cortex-m33", 160, 4, {16, true, 512, 2, 0, 1, true}, false, true},
+      {"ra6m4", "cortex-m33", 200, 3, {16, false, 512, 2, 0, 1, true}, true, true, 1},
       {"fe310", "rv32im", 320, 336, {32, false, 512, 2, 0, 1, false}, true, true},
   };
   for (const Case& c : cases) {
@@ -212,11 +216,11 @@ TEST(ConfigDefaults, BoardPresetsResolveToTheirPart) {
     EXPECT_EQ(hw.cpu.model, CpuModel::kIss);
     EXPECT_EQ(hw.cpu.clock_mhz, c.clock_mhz);
     EXPECT_EQ(hw.cpu.memory.flash_wait_states, c.flash_wait_states);
-    EXPECT_EQ(hw.cpu.memory.sram_wait_states, 0u);
+    EXPECT_EQ(hw.cpu.memory.sram_wait_states, c.sram_wait_states);
     EXPECT_TRUE(hw.cpu.memory.flash == c.flash);
     const timing::CpuCoefficients core = timing::cpuPreset(c.core, KernelLibrary::kReference);
     if (c.own_calibration)
-      EXPECT_GT(hw.cpu.coefficients.fc_per_mac, core.fc_per_mac);  // its flash costs more
+      EXPECT_GT(hw.cpu.coefficients.fc_per_mac, core.fc_per_mac);  // its memories cost more
     else
       expectCoefficientsEq(hw.cpu.coefficients, core);
     // The optimized kernels' figures: the board's own where it has a calibration, else the
@@ -225,7 +229,7 @@ TEST(ConfigDefaults, BoardPresetsResolveToTheirPart) {
         withSets({"cpu.preset=" + c.board, "cpu.kernels=optimized"}).cpu.coefficients.fc_per_mac;
     const double core_optimized = timing::cpuPreset(c.core, KernelLibrary::kOptimized).fc_per_mac;
     if (c.own_optimized)
-      EXPECT_GT(board_optimized, core_optimized);  // its flash costs more
+      EXPECT_GT(board_optimized, core_optimized);  // its memories cost more
     else
       EXPECT_EQ(board_optimized, core_optimized);
     // Each key can still be given over the board's value.

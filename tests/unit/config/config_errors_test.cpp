@@ -170,8 +170,8 @@ TEST_F(ConfigErrors, EnumValues) {
             "F:2: sim.log_level = 'loud' is not one of trace|debug|info|warn|error|off");
   EXPECT_EQ(errorOf("cpu:\n  preset: cortex-m5\n"),
             "F:2: cpu.preset = 'cortex-m5' is not one of cortex-m0plus|cortex-m33|cortex-m4f|"
-            "cortex-m55|cortex-m55-helium|cortex-m7|fe310|nrf5340|rv32im|stm32g0b1|stm32l4r5|"
-            "stm32u575 (did you mean 'cortex-m55'?)");
+            "cortex-m55|cortex-m55-helium|cortex-m7|fe310|nrf5340|ra6m4|rv32im|stm32g0b1|"
+            "stm32l4r5|stm32u575 (did you mean 'cortex-m55'?)");
 }
 
 TEST_F(ConfigErrors, RulesBetweenKeysNameBothKeys) {

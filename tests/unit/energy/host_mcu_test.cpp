@@ -17,7 +17,7 @@ TEST(HostMcu, EveryCpuPresetAndBoardHasFigures) {
   const std::vector<std::string> names = hostMcuNames();
   for (const std::string& preset : timing::cpuPresetNames())
     EXPECT_NE(std::find(names.begin(), names.end(), preset), names.end()) << preset;
-  for (const char* board : {"stm32l4r5", "nrf5340", "stm32u575", "stm32g0b1", "fe310"})
+  for (const char* board : {"stm32l4r5", "nrf5340", "stm32u575", "stm32g0b1", "fe310", "ra6m4"})
     EXPECT_NE(std::find(names.begin(), names.end(), board), names.end()) << board;
   for (const std::string& name : names) {
     const HostMcu& m = hostMcu(name);
@@ -37,6 +37,9 @@ TEST(HostMcu, DatasheetRunCurrents) {
   EXPECT_DOUBLE_EQ(hostMcu("cortex-m4f").run_ua_per_mhz, 100);
   EXPECT_DOUBLE_EQ(hostMcu("cortex-m33").clock_mhz, 128);
   EXPECT_DOUBLE_EQ(hostMcu("stm32u575").clock_mhz, 160);
+  // No RA6M4 run current in the sources: the cortex-m33 row's part at the RA6M4's clock.
+  EXPECT_DOUBLE_EQ(hostMcu("ra6m4").run_ua_per_mhz, hostMcu("cortex-m33").run_ua_per_mhz);
+  EXPECT_DOUBLE_EQ(hostMcu("ra6m4").clock_mhz, 200);
 }
 
 TEST(HostMcu, SleepCurrentsAreTheProxyShares) {

@@ -29,7 +29,8 @@ struct HostMcu {
 };
 
 // The figures of a CPU preset (cortex-m0plus, cortex-m4f, cortex-m33, cortex-m7, cortex-m55,
-// cortex-m55-helium, rv32im) or a board (stm32l4r5, nrf5340, stm32u575, stm32g0b1, fe310);
+// cortex-m55-helium, rv32im) or a board (stm32l4r5, nrf5340, stm32u575, stm32g0b1, fe310,
+// ra6m4);
 // throws hilsim::ConfigError naming the valid ones.
 const HostMcu& hostMcu(const std::string& name);
 std::vector<std::string> hostMcuNames();
