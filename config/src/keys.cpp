@@ -372,6 +372,11 @@ std::vector<KeySpec> buildTable() {
                      "the preset's executed driver"));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.fc_per_mac), "cycles/MAC", 0, kUnbounded,
                        "Int8 FULLY_CONNECTED, per MAC (K padded to reduction_multiple).", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.fc_per_weight_read), "cycles/weight", 0,
+                       kUnbounded,
+                       "Int8 FULLY_CONNECTED, per weight loaded: ceil(rows / 2) x K x N (kernels "
+                       "that share each weight load between two rows).",
+                       kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.fc_per_output), "cycles/output", 0, kUnbounded,
                        "Int8 FULLY_CONNECTED, per output.", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.fc_per_call), "cycles/call", 0, kUnbounded,
@@ -512,6 +517,25 @@ std::vector<KeySpec> buildTable() {
                        kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.lstm_per_call), "cycles/call", 0, kUnbounded,
                        "UNIDIRECTIONAL_SEQUENCE_LSTM, per invocation.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.fc_first_call), "cycles/call", 0, kUnbounded,
+                       "FULLY_CONNECTED, added to the first invocation in an inference.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.conv_first_call), "cycles/call", 0, kUnbounded,
+                       "CONV_2D, added to the first invocation in an inference.", kPreset));
+  t.push_back(
+      floatKey(HILSIM_FIELD(cpu.coefficients.dwconv_first_call), "cycles/call", 0, kUnbounded,
+               "DEPTHWISE_CONV_2D, added to the first invocation in an inference.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.svdf_first_call), "cycles/call", 0, kUnbounded,
+                       "SVDF, added to the first invocation in an inference.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.lstm_first_call), "cycles/call", 0, kUnbounded,
+                       "UNIDIRECTIONAL_SEQUENCE_LSTM, added to the first invocation in an "
+                       "inference.",
+                       kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.reshape_first_call), "cycles/call", 0,
+                       kUnbounded, "RESHAPE, added to the first invocation in an inference.",
+                       kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.op_first_call), "cycles/call", 0, kUnbounded,
+                       "Every other operator, added to its first invocation in an inference.",
+                       kPreset));
   t.push_back(intKey(HILSIM_FIELD(cpu.coefficients.reduction_multiple), "elements", kCount64,
                      "FULLY_CONNECTED pads K up to a multiple of this (16 for Helium kernels).",
                      kPreset));

@@ -121,7 +121,7 @@ class Interpreter::NodeContext final : public PrepareContext, public InvokeConte
     charged_ = true;
   }
   void priceReference(const OpWork& work) override {
-    record_.ref_cycles = interp_.options_.cost_model.cycles(interp_.nodes_[node_].op, work);
+    record_.ref_cycles = interp_.priceNode(node_, work);
     record_.zero_operand_macs = work.zero_operand_macs;
   }
   CpuTarget* cpuTarget() override { return interp_.options_.cpu_target; }
@@ -292,7 +292,15 @@ void Interpreter::prepareNode(size_t n) {
   } catch (...) {
     rethrowForNode(model_, node);
   }
-  ref_cycles_[n] = options_.cost_model.cycles(node.op, work_[n]);
+  ref_cycles_[n] = priceNode(n, work_[n]);
+}
+
+uint64_t Interpreter::priceNode(size_t n, const OpWork& work) const {
+  const tflite::BuiltinOperator op = nodes_[n].op;
+  const bool first = std::none_of(nodes_.begin(), nodes_.begin() + static_cast<ptrdiff_t>(n),
+                                  [op](const Node& earlier) { return earlier.op == op; });
+  return options_.cost_model.cycles(op, work) +
+         (first ? options_.cost_model.firstCallCycles(op) : 0);
 }
 
 void Interpreter::planMemory(const Lifetimes& lifetimes) {

@@ -56,6 +56,30 @@ OpWork convolutionWork(const ConvGeometry& g, uint32_t filter_in_c) {
   return work;
 }
 
+double CpuCoefficients::*firstCallCoefficient(tflite::BuiltinOperator op) {
+  using Op = tflite::BuiltinOperator;
+  switch (op) {
+    case Op::FULLY_CONNECTED:
+      return &CpuCoefficients::fc_first_call;
+    case Op::CONV_2D:
+      return &CpuCoefficients::conv_first_call;
+    case Op::DEPTHWISE_CONV_2D:
+      return &CpuCoefficients::dwconv_first_call;
+    case Op::SVDF:
+      return &CpuCoefficients::svdf_first_call;
+    case Op::UNIDIRECTIONAL_SEQUENCE_LSTM:
+      return &CpuCoefficients::lstm_first_call;
+    case Op::RESHAPE:
+      return &CpuCoefficients::reshape_first_call;
+    default:
+      return &CpuCoefficients::op_first_call;
+  }
+}
+
+uint64_t CpuCostModel::firstCallCycles(tflite::BuiltinOperator op) const {
+  return toCycles(c_.*firstCallCoefficient(op));
+}
+
 CpuCostModel::CpuCostModel() : c_(cpuPreset("cortex-m55", KernelLibrary::kReference)) {}
 
 uint64_t CpuCostModel::fullyConnectedCycles(uint32_t rows, uint32_t k, uint32_t n) const {
@@ -63,8 +87,10 @@ uint64_t CpuCostModel::fullyConnectedCycles(uint32_t rows, uint32_t k, uint32_t 
   const uint64_t padded_k = (uint64_t{k} + multiple - 1) / multiple * multiple;
   const double macs = static_cast<double>(uint64_t{rows} * padded_k * n);
   const double outputs = static_cast<double>(uint64_t{rows} * n);
-  return toCycles(c_.fc_per_mac * c_.weight_memory_factor * macs + c_.fc_per_output * outputs +
-                  c_.fc_per_call);
+  const double weight_reads = static_cast<double>((uint64_t{rows} + 1) / 2 * padded_k * n);
+  return toCycles((c_.fc_per_mac * macs + c_.fc_per_weight_read * weight_reads) *
+                      c_.weight_memory_factor +
+                  c_.fc_per_output * outputs + c_.fc_per_call);
 }
 
 uint64_t CpuCostModel::cycles(tflite::BuiltinOperator op, const OpWork& w) const {

@@ -18,13 +18,15 @@ int calibrateCommand(int argc, char** argv, int first) {
   ArgParser args(
       "calibrate",
       "Runs the reference kernels on the instruction-set simulator of the configured host CPU\n"
-      "(cpu.preset) over a fixed set of one-operator shapes, fits the CPU cost model's\n"
-      "coefficients by least squares per operator and writes them as a config file\n"
+      "(cpu.preset) over a fixed set of one-operator shapes (each operator run twice: its\n"
+      "first call and a warm one), fits the CPU cost model's coefficients by least squares\n"
+      "per operator and writes them as a config file\n"
       "(usable with --config or include:). Exits 2 if the preset has no simulator.");
   args.option("--config", &config_path, "C.yaml", "hardware config (default: embedded defaults)");
   args.repeated("--set", &sets, "key=value", "override one config key (repeatable)");
   args.option("--out", &out, "cal.yaml", "config file to write (required)");
-  args.flag("--shapes", &shapes, "print every shape's executed and fitted cycles");
+  args.flag("--shapes", &shapes,
+            "print every shape's executed and fitted cycles and its first call's extra cycles");
   if (!args.parse(argc, argv, first)) return 0;
   if (out.empty()) throw UsageError("calibrate: --out cal.yaml is required");
   checkWritable(out, "--out");
@@ -41,9 +43,14 @@ int calibrateCommand(int argc, char** argv, int first) {
     const timing::CpuCostModel model(cal.coefficients);
     for (const calibrate::Sample& s : cal.samples) {
       const double fitted = double(model.cycles(s.op, s.work));
-      std::printf("%-45s %12llu executed %12.0f fitted %+7.2f%%\n", s.label.c_str(),
+      std::string first_call = "";
+      if (s.first_call_cycles)
+        first_call = "  first call " + std::string(*s.first_call_cycles >= 0 ? "+" : "") +
+                     std::to_string(*s.first_call_cycles);
+      std::printf("%-45s %12llu executed %12.0f fitted %+7.2f%%%s\n", s.label.c_str(),
                   static_cast<unsigned long long>(s.cycles), fitted,
-                  100.0 * (fitted - double(s.cycles)) / double(s.cycles ? s.cycles : 1));
+                  100.0 * (fitted - double(s.cycles)) / double(s.cycles ? s.cycles : 1),
+                  first_call.c_str());
     }
   }
   for (const calibrate::OpFit& f : cal.fits) {

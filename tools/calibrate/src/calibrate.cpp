@@ -86,35 +86,42 @@ struct Group {
 
 std::vector<Group> groups() {
   std::vector<Group> out;
-  out.push_back({{Op::FULLY_CONNECTED},
-                 {{&CpuCoefficients::fc_per_mac, "fc_per_mac",
-                   [](const OpWork& w, const CpuCoefficients& c) {
-                     const uint64_t m = c.reduction_multiple ? c.reduction_multiple : 1;
-                     const uint64_t k = (uint64_t{w.gemm_k} + m - 1) / m * m;
-                     return c.weight_memory_factor * double(uint64_t{w.gemm_rows} * k * w.gemm_n);
-                   }},
-                  {&CpuCoefficients::fc_per_output, "fc_per_output",
-                   [](const OpWork& w, const CpuCoefficients&) {
-                     return double(uint64_t{w.gemm_rows} * w.gemm_n);
-                   }},
-                  {&CpuCoefficients::fc_per_call, "fc_per_call", one},
-                  {&CpuCoefficients::fc_float_per_mac, "fc_float_per_mac",
-                   [](const OpWork& w, const CpuCoefficients& c) {
-                     return c.weight_memory_factor *
-                            double(uint64_t{w.gemm_rows} * w.gemm_k * w.gemm_n -
-                                   w.zero_operand_macs);
-                   }},
-                  {&CpuCoefficients::fc_float_per_zero_mac, "fc_float_per_zero_mac",
-                   [](const OpWork& w, const CpuCoefficients& c) {
-                     return c.weight_memory_factor * double(w.zero_operand_macs);
-                   }},
-                  {&CpuCoefficients::fc_float_per_output, "fc_float_per_output",
-                   [](const OpWork& w, const CpuCoefficients&) {
-                     return double(uint64_t{w.gemm_rows} * w.gemm_n);
-                   }},
-                  {&CpuCoefficients::fc_float_per_call, "fc_float_per_call", one}},
-                 // int8 and float32 layers share no term: two independent fits.
-                 [](Op, const OpWork& w, size_t term) { return (term >= 3) == w.float_input; }});
+  out.push_back(
+      {{Op::FULLY_CONNECTED},
+       {{&CpuCoefficients::fc_per_mac, "fc_per_mac",
+         [](const OpWork& w, const CpuCoefficients& c) {
+           const uint64_t m = c.reduction_multiple ? c.reduction_multiple : 1;
+           const uint64_t k = (uint64_t{w.gemm_k} + m - 1) / m * m;
+           return c.weight_memory_factor * double(uint64_t{w.gemm_rows} * k * w.gemm_n);
+         }},
+        {&CpuCoefficients::fc_per_weight_read, "fc_per_weight_read",
+         [](const OpWork& w, const CpuCoefficients& c) {
+           const uint64_t m = c.reduction_multiple ? c.reduction_multiple : 1;
+           const uint64_t k = (uint64_t{w.gemm_k} + m - 1) / m * m;
+           return c.weight_memory_factor * double((uint64_t{w.gemm_rows} + 1) / 2 * k * w.gemm_n);
+         },
+         true},
+        {&CpuCoefficients::fc_per_output, "fc_per_output",
+         [](const OpWork& w, const CpuCoefficients&) {
+           return double(uint64_t{w.gemm_rows} * w.gemm_n);
+         }},
+        {&CpuCoefficients::fc_per_call, "fc_per_call", one},
+        {&CpuCoefficients::fc_float_per_mac, "fc_float_per_mac",
+         [](const OpWork& w, const CpuCoefficients& c) {
+           return c.weight_memory_factor *
+                  double(uint64_t{w.gemm_rows} * w.gemm_k * w.gemm_n - w.zero_operand_macs);
+         }},
+        {&CpuCoefficients::fc_float_per_zero_mac, "fc_float_per_zero_mac",
+         [](const OpWork& w, const CpuCoefficients& c) {
+           return c.weight_memory_factor * double(w.zero_operand_macs);
+         }},
+        {&CpuCoefficients::fc_float_per_output, "fc_float_per_output",
+         [](const OpWork& w, const CpuCoefficients&) {
+           return double(uint64_t{w.gemm_rows} * w.gemm_n);
+         }},
+        {&CpuCoefficients::fc_float_per_call, "fc_float_per_call", one}},
+       // int8 and float32 layers share no term: two independent fits.
+       [](Op, const OpWork& w, size_t term) { return (term >= 4) == w.float_input; }});
   out.push_back({{Op::SVDF},
                  {{&CpuCoefficients::svdf_per_feature_mac, "svdf_per_feature_mac",
                    [](const OpWork& w, const CpuCoefficients& c) {
@@ -245,12 +252,17 @@ std::vector<Sample> measure(const config::HardwareConfig& config,
     spec.config = config;
     spec.config_source = "calibrate";
     const sim::RunResult result = sim::runModel(model, spec);
-    if (result.report.layers.size() != shape.layer + 1 ||
-        result.report.layers[shape.layer].ref_cycles_source != rt::RefCyclesSource::kExecuted)
+    const std::vector<rt::LayerRecord>& layers = result.report.layers;
+    if (layers.size() != shape.warm_layer + 1 ||
+        layers[shape.layer].ref_cycles_source != rt::RefCyclesSource::kExecuted ||
+        layers[shape.warm_layer].ref_cycles_source != rt::RefCyclesSource::kExecuted)
       throw SimulationError("calibrate: " + shape.label +
                             ": the instruction-set simulator did not report the layer's cycles");
-    s.cycles = result.report.layers[shape.layer].ref_cycles;
-    s.work.zero_operand_macs = result.report.layers[shape.layer].zero_operand_macs;
+    s.cycles = layers[shape.warm_layer].ref_cycles;
+    if (shape.layer == 0)
+      s.first_call_cycles =
+          int64_t(layers[shape.layer].ref_cycles) - int64_t(layers[shape.warm_layer].ref_cycles);
+    s.work.zero_operand_macs = layers[shape.warm_layer].zero_operand_macs;
     samples.push_back(std::move(s));
     if (progress) progress(samples.size(), shapes.size());
   }
@@ -280,6 +292,36 @@ void fitGroup(const Group& group, const std::vector<Sample>& samples, Calibratio
     if (!used[t]) continue;  // the shapes do not exercise it: keep the preset's value
     cal->coefficients.*(group.terms[t].coefficient) = x[t];
     cal->fitted.push_back(group.terms[t].name);
+  }
+}
+
+// The first-call coefficients (timing::firstCallCoefficient) by name.
+const std::vector<std::pair<double CpuCoefficients::*, const char*>>& firstCallTerms() {
+  static const std::vector<std::pair<double CpuCoefficients::*, const char*>> terms = {
+      {&CpuCoefficients::fc_first_call, "fc_first_call"},
+      {&CpuCoefficients::conv_first_call, "conv_first_call"},
+      {&CpuCoefficients::dwconv_first_call, "dwconv_first_call"},
+      {&CpuCoefficients::svdf_first_call, "svdf_first_call"},
+      {&CpuCoefficients::lstm_first_call, "lstm_first_call"},
+      {&CpuCoefficients::reshape_first_call, "reshape_first_call"},
+      {&CpuCoefficients::op_first_call, "op_first_call"}};
+  return terms;
+}
+
+// Each first-call coefficient: the mean extra cycles of the first calls of the operators it
+// prices (never below 0).
+void fitFirstCalls(const std::vector<Sample>& samples, Calibration* cal) {
+  for (const auto& [coefficient, name] : firstCallTerms()) {
+    double sum = 0.0;
+    size_t count = 0;
+    for (const Sample& s : samples) {
+      if (!s.first_call_cycles || timing::firstCallCoefficient(s.op) != coefficient) continue;
+      sum += double(*s.first_call_cycles);
+      ++count;
+    }
+    if (count == 0) continue;
+    cal->coefficients.*coefficient = std::max(0.0, sum / double(count));
+    cal->fitted.push_back(name);
   }
 }
 
@@ -345,6 +387,7 @@ Calibration calibrate(const config::HardwareConfig& given, const ProgressCallbac
   cal.coefficients = config.cpu.coefficients;
   cal.samples = measure(config, progress);
   for (const Group& g : groups()) fitGroup(g, cal.samples, &cal);
+  fitFirstCalls(cal.samples, &cal);
 
   const timing::CpuCostModel model(cal.coefficients);
   std::map<Op, OpFit> fits;
@@ -396,13 +439,14 @@ std::string calibrationYaml(const Calibration& cal) {
                 f.dcache_lines, f.dcache_ways, f.data_through_icache ? "true" : "false");
   out += line;
   out += "  coefficients:\n";
-  for (const Group& g : groups()) {
-    for (const Term& t : g.terms) {
-      if (std::find(cal.fitted.begin(), cal.fitted.end(), t.name) == cal.fitted.end()) continue;
-      std::snprintf(line, sizeof line, "    %s: %.6g\n", t.name, cal.coefficients.*(t.coefficient));
-      out += line;
-    }
-  }
+  const auto write = [&](double CpuCoefficients::*coefficient, const char* name) {
+    if (std::find(cal.fitted.begin(), cal.fitted.end(), name) == cal.fitted.end()) return;
+    std::snprintf(line, sizeof line, "    %s: %.6g\n", name, cal.coefficients.*coefficient);
+    out += line;
+  };
+  for (const Group& g : groups())
+    for (const Term& t : g.terms) write(t.coefficient, t.name);
+  for (const auto& [coefficient, name] : firstCallTerms()) write(coefficient, name);
   return out;
 }
 

@@ -1,5 +1,6 @@
 #include "hilsim/calibrate/one_op_models.h"
 
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <memory>
@@ -115,6 +116,10 @@ class Builder {
     model_->subgraphs[0]->operators.push_back(std::move(o));
   }
 
+  // Adds the measured operator twice: the first instance runs its kernel's code cold, the
+  // second warm, as a later layer of the same operator in a model. The second reads the same
+  // inputs and has constant tensors of its own (the same values at other addresses, so its weights
+  // are read from memory as a layer's own are), its own state and output.
   OneOpModel finish(BuiltinOperator op, std::string label, std::vector<int32_t> inputs,
                     int32_t output, tflite::BuiltinOptionsUnion options) {
     auto code = std::make_unique<tflite::OperatorCodeT>();
@@ -124,14 +129,23 @@ class Builder {
     code->version = 1;
     model_->operator_codes.push_back(std::move(code));
     tflite::SubGraphT& sg = *model_->subgraphs[0];
-    auto o = std::make_unique<tflite::OperatorT>();
-    o->opcode_index = 0;
-    o->inputs = inputs;
-    o->outputs = {output};
-    o->builtin_options = std::move(options);
-    sg.operators.push_back(std::move(o));
+    const size_t feeders = sg.operators.size();
+    std::vector<int32_t> warm_inputs;
+    for (int32_t i : inputs) warm_inputs.push_back(i < 0 ? i : ownCopy(i));
+    const int32_t warm_output = ownCopy(output, true);
+    auto warm = std::make_unique<tflite::OperatorT>();
+    warm->opcode_index = 0;
+    warm->inputs = std::move(warm_inputs);
+    warm->outputs = {warm_output};
+    warm->builtin_options = options;
+    auto cold = std::make_unique<tflite::OperatorT>();
+    cold->opcode_index = 0;
+    cold->inputs = std::move(inputs);
+    cold->outputs = {output};
+    cold->builtin_options = std::move(options);
+    sg.operators.push_back(std::move(cold));
+    sg.operators.push_back(std::move(warm));
     // Subgraph inputs: the tensors without data that are neither state nor a feeder's output.
-    const size_t feeders = sg.operators.size() - 1;
     const auto produced = [&](int32_t t) {
       for (size_t f = 0; f < feeders; ++f)
         if (sg.operators[f]->outputs[0] == t) return true;
@@ -140,17 +154,35 @@ class Builder {
     for (const auto& op_t : sg.operators)
       for (int32_t i : op_t->inputs)
         if (i >= 0 && sg.tensors[size_t(i)]->buffer == 0 && !sg.tensors[size_t(i)]->is_variable &&
-            !produced(i))
+            !produced(i) && std::find(sg.inputs.begin(), sg.inputs.end(), i) == sg.inputs.end())
           sg.inputs.push_back(i);
-    sg.outputs = {output};
+    sg.outputs = {output, warm_output};
     flatbuffers::FlatBufferBuilder fbb;
     fbb.Finish(tflite::Model::Pack(fbb, model_.get()), tflite::ModelIdentifier());
     OneOpModel m;
     m.op = op;
     m.layer = feeders;
+    m.warm_layer = feeders + 1;
     m.label = std::move(label);
     m.bytes.assign(fbb.GetBufferPointer(), fbb.GetBufferPointer() + fbb.GetSize());
     return m;
+  }
+
+  // The tensor the measured operator's second instance uses for `index`: the same one for an
+  // input the model or a feeder provides (unless `always`); else a copy, with a buffer of its own
+  // for constants.
+  int32_t ownCopy(int32_t index, bool always = false) {
+    tflite::SubGraphT& sg = *model_->subgraphs[0];
+    const tflite::TensorT& t = *sg.tensors[size_t(index)];
+    if (t.buffer == 0 && !t.is_variable && !always) return index;
+    auto copy = std::make_unique<tflite::TensorT>(t);
+    copy->name = "t" + std::to_string(sg.tensors.size());
+    if (t.buffer != 0) {
+      model_->buffers.push_back(std::make_unique<tflite::BufferT>(*model_->buffers[t.buffer]));
+      copy->buffer = static_cast<uint32_t>(model_->buffers.size() - 1);
+    }
+    sg.tensors.push_back(std::move(copy));
+    return static_cast<int32_t>(sg.tensors.size() - 1);
   }
 
  private:

@@ -80,6 +80,9 @@ class Interpreter {
   void traceNode(size_t n, std::vector<bool>& has_data, Lifetimes& lifetimes) const;
   void prepareNodes();
   void prepareNode(size_t n);
+  // Node `n`'s reference cycles doing `work` as the cost model prices them: with its kernel's
+  // first-call cost when no node before it runs the same operator.
+  uint64_t priceNode(size_t n, const OpWork& work) const;
   // Places tensors in use and then scratch buffers (each alive during its node only).
   void planMemory(const Lifetimes& lifetimes);
   // Tensor requests (their tensors in `arena_tensors`), then scratch requests.

@@ -2,8 +2,11 @@
 // Host-CPU cycle model of the reference kernels: cycles as a function of the work an operator
 // does. The formulas and the origin of every preset figure are in configs/README.md.
 //
-//   FULLY_CONNECTED    int8: fc_per_mac * rows * pad(K) * N * weight_memory
+//   FULLY_CONNECTED    int8: (fc_per_mac * rows * pad(K) * N
+//                      + fc_per_weight_read * ceil(rows / 2) * pad(K) * N) * weight_memory
 //                      + fc_per_output * outputs + fc_per_call
+//                      (weight reads: a kernel that multiplies two rows by each weight it loads
+//                      reads the weights once per pair of rows; 0 for the reference kernels)
 //                      float32: (fc_float_per_mac * (rows * K * N - zero MACs)
 //                      + fc_float_per_zero_mac * zero MACs) * weight_memory
 //                      + fc_float_per_output * outputs + fc_float_per_call
@@ -61,6 +64,10 @@
 //                      steps * batch * cells; steps: the kernel's sequence steps, time steps *
 //                      batch when batch-major, time steps when time-major)
 //   other ops          quantize_per_element * elements + op_per_call
+// The first invocation of an operator in an inference adds its kernel's first-call cost
+// (firstCallCycles: fc_first_call, conv_first_call, dwconv_first_call, svdf_first_call,
+// lstm_first_call, reshape_first_call, op_first_call for the rest): its code fetched into the
+// flash memory system's caches; later invocations of the operator run it warm.
 // pad(K) rounds K up to reduction_multiple (16 for Helium kernels). Results round to nearest.
 
 #include <cstdint>
@@ -77,6 +84,7 @@ struct CpuCoefficients {
   double fc_per_mac = 0.0;
   double fc_per_output = 0.0;
   double fc_per_call = 0.0;
+  double fc_per_weight_read = 0.0;  // per weight loaded, ceil(rows / 2) x pad(K) x N
   // FULLY_CONNECTED in float32: software floating point on cores without an FPU.
   double fc_float_per_mac = 0.0;
   double fc_float_per_zero_mac = 0.0;  // a MAC with a zero operand
@@ -139,6 +147,15 @@ struct CpuCoefficients {
   double lstm_cell_per_element = 0.0;
   double lstm_per_step = 0.0;
   double lstm_per_call = 0.0;
+  // Cycles the first invocation of an operator in an inference adds (its kernel's code not yet in
+  // the caches), per formula above; 0 on parts without caches in front of wait states.
+  double fc_first_call = 0.0;
+  double conv_first_call = 0.0;
+  double dwconv_first_call = 0.0;
+  double svdf_first_call = 0.0;
+  double lstm_first_call = 0.0;
+  double reshape_first_call = 0.0;
+  double op_first_call = 0.0;  // every other operator
   uint32_t reduction_multiple = 1;
   // Multiplies fc_per_mac and lstm_per_mac: 1 flash, 0.6 SRAM/TCM, 2.5 external.
   double weight_memory_factor = 1.0;
@@ -209,14 +226,19 @@ struct OpWork {
 // input channels one CONV_2D filter reads (in_c / groups); ignored for a depthwise geometry.
 OpWork convolutionWork(const ConvGeometry& g, uint32_t filter_in_c);
 
+// The coefficient holding `op`'s first-call cost (CpuCoefficients::fc_first_call, ...).
+double CpuCoefficients::*firstCallCoefficient(tflite::BuiltinOperator op);
+
 class CpuCostModel {
  public:
   // The default preset: cortex-m55 with the TFLM reference kernels.
   CpuCostModel();
   explicit CpuCostModel(const CpuCoefficients& c) : c_(c) {}
 
-  // Cycles of one invocation of `op` doing `work` with the reference kernel.
+  // Cycles of one invocation of `op` doing `work` with the reference kernel, its code warm.
   uint64_t cycles(tflite::BuiltinOperator op, const OpWork& work) const;
+  // What the first invocation of `op` in an inference adds to cycles().
+  uint64_t firstCallCycles(tflite::BuiltinOperator op) const;
   // Int8 FULLY_CONNECTED cycles for a GEMM shape, as used by break-even analysis.
   uint64_t fullyConnectedCycles(uint32_t rows, uint32_t k, uint32_t n) const;
   const CpuCoefficients& coefficients() const { return c_; }

@@ -3,6 +3,7 @@
 // kernels executed on the host CPU's instruction-set simulator: `hilsim calibrate`.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,10 @@ struct Sample {
   tflite::BuiltinOperator op = tflite::BuiltinOperator::ADD;
   std::string label;
   timing::OpWork work;
-  uint64_t cycles = 0;  // executed reference-kernel cycles
+  uint64_t cycles = 0;  // executed kernel cycles, the code warm (a later call in an inference)
+  // Executed cycles of the kernel's first call (its code not yet in the caches) less `cycles`;
+  // nullopt when an operator of the same kind ran before it (a feeding layer).
+  std::optional<int64_t> first_call_cycles;
 };
 
 // How well the fitted formula reproduces one operator's samples.

@@ -1,7 +1,8 @@
 #pragma once
 // One-operator models built in memory (int8, and float32 FULLY_CONNECTED, some behind a feeding
 // layer): the shapes `hilsim calibrate` runs on the host CPU's instruction-set simulator to fit
-// the CPU cost model.
+// the CPU cost model. Each holds the operator twice, to time its kernel's first call in an
+// inference and a later one.
 
 #include <cstdint>
 #include <string>
@@ -16,6 +17,7 @@ struct OneOpModel {
   std::string label;           // e.g. "CONV_2D 1x24x24x16 k3 s1 -> 32"
   std::vector<uint8_t> bytes;  // the .tflite flatbuffer
   size_t layer = 0;            // the measured operator; the ones before it produce its input
+  size_t warm_layer = 0;       // its second instance (layer + 1), run with the code warm
 };
 
 // A FULLY_CONNECTED layer [rows, k] x [n, k]^T with int8 weights and int32 bias.
