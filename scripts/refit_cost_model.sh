@@ -6,16 +6,17 @@
 #
 #   scripts/refit_cost_model.sh [-b BUILD_DIR] [-k LIBRARIES] [-p PRESETS] [-K KEEP]
 #
-# LIBRARIES: comma-separated, default reference,optimized. PRESETS: comma-separated, default every
-# row of the library's table (reference: calibrated(), optimized: calibratedOptimized(); the
-# board presets without a row use their core's). KEEP: comma-separated coefficient names or
+# LIBRARIES: comma-separated, default reference,optimized,os (os: the reference kernels built at
+# cpu.firmware_opt Os). PRESETS: comma-separated, default every row of the library's table
+# (reference: calibrated(), optimized: calibratedOptimized(), os: calibratedOs(); the board
+# presets without a row use their core's). KEEP: comma-separated coefficient names or
 # prefixes (e.g. lstm_) whose table values stay as they are. The fitted configs are left in
 # BUILD_DIR/refit/. Needs python3 and clang-format.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 build=build
-libraries=reference,optimized
+libraries=reference,optimized,os
 presets=
 keep=
 while getopts "b:k:p:K:" opt; do
@@ -37,7 +38,8 @@ table_function() {
   case $1 in
     reference) echo calibrated ;;
     optimized) echo calibratedOptimized ;;
-    *) echo "error: unknown library '$1' (reference, optimized)" >&2; exit 2 ;;
+    os) echo calibratedOs ;;
+    *) echo "error: unknown library '$1' (reference, optimized, os)" >&2; exit 2 ;;
   esac
 }
 
@@ -59,7 +61,12 @@ for lib in ${libraries//,/ }; do
   for preset in $rows; do
     cal=$out/$preset.$lib.yaml
     echo "calibrate $preset $lib -> $cal" >&2
-    "$hilsim" calibrate --set "cpu.preset=$preset" --set "cpu.kernels=$lib" --out "$cal"
+    if [ "$lib" = os ]; then
+      "$hilsim" calibrate --set "cpu.preset=$preset" --set cpu.kernels=reference \
+        --set cpu.firmware_opt=Os --out "$cal"
+    else
+      "$hilsim" calibrate --set "cpu.preset=$preset" --set "cpu.kernels=$lib" --out "$cal"
+    fi
     python3 - "$table_file" "$fn" "$preset" "$cal" "$keep" <<'EOF'
 import re, sys
 path, fn, preset, cal_path, keep = sys.argv[1:]

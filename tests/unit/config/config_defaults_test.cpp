@@ -19,6 +19,14 @@ void expectCoefficientsEq(const timing::CpuCoefficients& a, const timing::CpuCoe
   EXPECT_EQ(a.fc_per_mac, b.fc_per_mac);
   EXPECT_EQ(a.fc_per_output, b.fc_per_output);
   EXPECT_EQ(a.fc_per_call, b.fc_per_call);
+  EXPECT_EQ(a.fc_per_weight_read, b.fc_per_weight_read);
+  EXPECT_EQ(a.fc_first_call, b.fc_first_call);
+  EXPECT_EQ(a.conv_first_call, b.conv_first_call);
+  EXPECT_EQ(a.dwconv_first_call, b.dwconv_first_call);
+  EXPECT_EQ(a.svdf_first_call, b.svdf_first_call);
+  EXPECT_EQ(a.lstm_first_call, b.lstm_first_call);
+  EXPECT_EQ(a.reshape_first_call, b.reshape_first_call);
+  EXPECT_EQ(a.op_first_call, b.op_first_call);
   EXPECT_EQ(a.fc_float_per_mac, b.fc_float_per_mac);
   EXPECT_EQ(a.fc_float_per_zero_mac, b.fc_float_per_zero_mac);
   EXPECT_EQ(a.fc_float_per_output, b.fc_float_per_output);
@@ -225,9 +233,14 @@ TEST(ConfigDefaults, BoardPresetsResolveToTheirPart) {
       expectCoefficientsEq(hw.cpu.coefficients, core);
     // The optimized kernels' figures: the board's own where it has a calibration, else the
     // core's.
-    const double board_optimized =
-        withSets({"cpu.preset=" + c.board, "cpu.kernels=optimized"}).cpu.coefficients.fc_per_mac;
-    const double core_optimized = timing::cpuPreset(c.core, KernelLibrary::kOptimized).fc_per_mac;
+    // Compared on a 640 -> 128 layer (its per-MAC and weight-read terms).
+    const uint64_t board_optimized =
+        timing::CpuCostModel(
+            withSets({"cpu.preset=" + c.board, "cpu.kernels=optimized"}).cpu.coefficients)
+            .fullyConnectedCycles(1, 640, 128);
+    const uint64_t core_optimized =
+        timing::CpuCostModel(timing::cpuPreset(c.core, KernelLibrary::kOptimized))
+            .fullyConnectedCycles(1, 640, 128);
     if (c.own_optimized)
       EXPECT_GT(board_optimized, core_optimized);  // its memories cost more
     else
