@@ -377,6 +377,10 @@ std::vector<KeySpec> buildTable() {
                        "Int8 FULLY_CONNECTED, per weight loaded: ceil(rows / 2) x K x N (kernels "
                        "that share each weight load between two rows).",
                        kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.fc_per_tail_mac), "cycles/MAC", 0, kUnbounded,
+                       "Int8 FULLY_CONNECTED, per MAC of an output left to a one-output loop (N "
+                       "mod 2 per pair of rows, N mod 4 of a last single row).",
+                       kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.fc_per_output), "cycles/output", 0, kUnbounded,
                        "Int8 FULLY_CONNECTED, per output.", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.fc_per_call), "cycles/call", 0, kUnbounded,

@@ -46,7 +46,7 @@ TEST(Calibrate, WritesALoadableConfigWithItsFitErrors) {
   // The terms of the optimized kernels' structure are not the reference kernels': not fitted.
   for (const char* key : {"conv_per_padded_mac", "conv_per_patch_element", "conv_per_pixel_tap",
                           "dwconv_per_scalar_mac", "dwconv_per_pixel", "dwconv_per_general_pixel",
-                          "fc_per_weight_read"})
+                          "fc_per_weight_read", "fc_per_tail_mac"})
     EXPECT_FALSE(cal["cpu"]["coefficients"][key]) << key;
 
   // The file is a config: `config` resolves it, and its coefficients are the ones in effect.
@@ -68,7 +68,7 @@ TEST(Calibrate, OptimizedLibraryFitsItsKernelsOwnTerms) {
   EXPECT_EQ(cal["cpu"]["kernels"].as<std::string>(), "optimized");
   for (const char* key : {"conv_per_padded_mac", "conv_per_patch_element", "conv_per_pixel_tap",
                           "dwconv_per_scalar_mac", "dwconv_per_pixel", "dwconv_per_general_pixel",
-                          "fc_per_weight_read"})
+                          "fc_per_weight_read", "fc_per_tail_mac"})
     ASSERT_TRUE(cal["cpu"]["coefficients"][key]) << key;
   // Scalar channels cost more per MAC than the four-channel loop's; the patch copy costs.
   EXPECT_GT(cal["cpu"]["coefficients"]["dwconv_per_scalar_mac"].as<double>(), 0.0);

@@ -36,6 +36,39 @@ CpuCoefficients publishedRv32() {
   return c;
 }
 
+// The optimized FULLY_CONNECTED's terms: weights loaded once per pair of rows, and the outputs
+// its one-output loop takes (N mod 2 per row pair, N mod 4 of a last single row).
+TEST(CpuCostModel, FullyConnectedWeightReadsAndTailMacs) {
+  EXPECT_EQ(fullyConnectedWeightReads(1, 640, 128), 640u * 128u);
+  EXPECT_EQ(fullyConnectedWeightReads(4, 64, 64), 2u * 64u * 64u);
+  EXPECT_EQ(fullyConnectedWeightReads(5, 64, 64), 3u * 64u * 64u);
+  EXPECT_EQ(fullyConnectedTailMacs(1, 3920, 3), 3u * 3920u);
+  EXPECT_EQ(fullyConnectedTailMacs(1, 16, 16), 0u);
+  EXPECT_EQ(fullyConnectedTailMacs(2, 128, 5), 2u * 128u);
+  EXPECT_EQ(fullyConnectedTailMacs(3, 100, 7), 2u * 100u + 3u * 100u);
+  CpuCoefficients c;
+  c.fc_per_weight_read = 2.0;
+  c.fc_per_tail_mac = 10.0;
+  c.weight_memory_factor = 1.5;
+  // (2 x 2 x 100 x 7 + 10 x 500) x 1.5
+  EXPECT_EQ(CpuCostModel(c).fullyConnectedCycles(3, 100, 7), 11700u);
+}
+
+// The first invocation of an operator in an inference adds its kernel's first-call cost; every
+// operator without a term of its own shares op_first_call.
+TEST(CpuCostModel, FirstCallCoefficientPerOperator) {
+  CpuCoefficients c;
+  c.fc_first_call = 370.4;
+  c.conv_first_call = 12;
+  c.op_first_call = 290;
+  const CpuCostModel model(c);
+  EXPECT_EQ(model.firstCallCycles(Op::FULLY_CONNECTED), 370u);
+  EXPECT_EQ(model.firstCallCycles(Op::CONV_2D), 12u);
+  EXPECT_EQ(model.firstCallCycles(Op::DEPTHWISE_CONV_2D), 0u);
+  EXPECT_EQ(model.firstCallCycles(Op::SOFTMAX), 290u);
+  EXPECT_EQ(model.firstCallCycles(Op::MAX_POOL_2D), 290u);
+}
+
 TEST(CpuCostModel, PublishedAddFiguresPerPreset) {
   // cpu_cycles.md: ~60 cycles/element estimated on Cortex-M4, carried to the presets without an
   // instruction-set simulator by k; the calibrated presets have the ISS's figure.

@@ -56,6 +56,14 @@ OpWork convolutionWork(const ConvGeometry& g, uint32_t filter_in_c) {
   return work;
 }
 
+uint64_t fullyConnectedWeightReads(uint32_t rows, uint64_t padded_k, uint32_t n) {
+  return (uint64_t{rows} + 1) / 2 * padded_k * n;
+}
+
+uint64_t fullyConnectedTailMacs(uint32_t rows, uint64_t padded_k, uint32_t n) {
+  return (uint64_t{rows} / 2 * 2 * (n % 2) + uint64_t{rows % 2} * (n % 4)) * padded_k;
+}
+
 double CpuCoefficients::*firstCallCoefficient(tflite::BuiltinOperator op) {
   using Op = tflite::BuiltinOperator;
   switch (op) {
@@ -87,8 +95,10 @@ uint64_t CpuCostModel::fullyConnectedCycles(uint32_t rows, uint32_t k, uint32_t 
   const uint64_t padded_k = (uint64_t{k} + multiple - 1) / multiple * multiple;
   const double macs = static_cast<double>(uint64_t{rows} * padded_k * n);
   const double outputs = static_cast<double>(uint64_t{rows} * n);
-  const double weight_reads = static_cast<double>((uint64_t{rows} + 1) / 2 * padded_k * n);
-  return toCycles((c_.fc_per_mac * macs + c_.fc_per_weight_read * weight_reads) *
+  const double weight_reads = static_cast<double>(fullyConnectedWeightReads(rows, padded_k, n));
+  const double tail_macs = static_cast<double>(fullyConnectedTailMacs(rows, padded_k, n));
+  return toCycles((c_.fc_per_mac * macs + c_.fc_per_weight_read * weight_reads +
+                   c_.fc_per_tail_mac * tail_macs) *
                       c_.weight_memory_factor +
                   c_.fc_per_output * outputs + c_.fc_per_call);
 }

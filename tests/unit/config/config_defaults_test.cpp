@@ -20,6 +20,7 @@ void expectCoefficientsEq(const timing::CpuCoefficients& a, const timing::CpuCoe
   EXPECT_EQ(a.fc_per_output, b.fc_per_output);
   EXPECT_EQ(a.fc_per_call, b.fc_per_call);
   EXPECT_EQ(a.fc_per_weight_read, b.fc_per_weight_read);
+  EXPECT_EQ(a.fc_per_tail_mac, b.fc_per_tail_mac);
   EXPECT_EQ(a.fc_first_call, b.fc_first_call);
   EXPECT_EQ(a.conv_first_call, b.conv_first_call);
   EXPECT_EQ(a.dwconv_first_call, b.dwconv_first_call);

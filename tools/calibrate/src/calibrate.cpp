@@ -86,42 +86,51 @@ struct Group {
 
 std::vector<Group> groups() {
   std::vector<Group> out;
-  out.push_back(
-      {{Op::FULLY_CONNECTED},
-       {{&CpuCoefficients::fc_per_mac, "fc_per_mac",
-         [](const OpWork& w, const CpuCoefficients& c) {
-           const uint64_t m = c.reduction_multiple ? c.reduction_multiple : 1;
-           const uint64_t k = (uint64_t{w.gemm_k} + m - 1) / m * m;
-           return c.weight_memory_factor * double(uint64_t{w.gemm_rows} * k * w.gemm_n);
-         }},
-        {&CpuCoefficients::fc_per_weight_read, "fc_per_weight_read",
-         [](const OpWork& w, const CpuCoefficients& c) {
-           const uint64_t m = c.reduction_multiple ? c.reduction_multiple : 1;
-           const uint64_t k = (uint64_t{w.gemm_k} + m - 1) / m * m;
-           return c.weight_memory_factor * double((uint64_t{w.gemm_rows} + 1) / 2 * k * w.gemm_n);
-         },
-         true},
-        {&CpuCoefficients::fc_per_output, "fc_per_output",
-         [](const OpWork& w, const CpuCoefficients&) {
-           return double(uint64_t{w.gemm_rows} * w.gemm_n);
-         }},
-        {&CpuCoefficients::fc_per_call, "fc_per_call", one},
-        {&CpuCoefficients::fc_float_per_mac, "fc_float_per_mac",
-         [](const OpWork& w, const CpuCoefficients& c) {
-           return c.weight_memory_factor *
-                  double(uint64_t{w.gemm_rows} * w.gemm_k * w.gemm_n - w.zero_operand_macs);
-         }},
-        {&CpuCoefficients::fc_float_per_zero_mac, "fc_float_per_zero_mac",
-         [](const OpWork& w, const CpuCoefficients& c) {
-           return c.weight_memory_factor * double(w.zero_operand_macs);
-         }},
-        {&CpuCoefficients::fc_float_per_output, "fc_float_per_output",
-         [](const OpWork& w, const CpuCoefficients&) {
-           return double(uint64_t{w.gemm_rows} * w.gemm_n);
-         }},
-        {&CpuCoefficients::fc_float_per_call, "fc_float_per_call", one}},
-       // int8 and float32 layers share no term: two independent fits.
-       [](Op, const OpWork& w, size_t term) { return (term >= 4) == w.float_input; }});
+  out.push_back({{Op::FULLY_CONNECTED},
+                 {{&CpuCoefficients::fc_per_mac, "fc_per_mac",
+                   [](const OpWork& w, const CpuCoefficients& c) {
+                     const uint64_t m = c.reduction_multiple ? c.reduction_multiple : 1;
+                     const uint64_t k = (uint64_t{w.gemm_k} + m - 1) / m * m;
+                     return c.weight_memory_factor * double(uint64_t{w.gemm_rows} * k * w.gemm_n);
+                   }},
+                  {&CpuCoefficients::fc_per_weight_read, "fc_per_weight_read",
+                   [](const OpWork& w, const CpuCoefficients& c) {
+                     const uint64_t m = c.reduction_multiple ? c.reduction_multiple : 1;
+                     const uint64_t k = (uint64_t{w.gemm_k} + m - 1) / m * m;
+                     return c.weight_memory_factor *
+                            double(timing::fullyConnectedWeightReads(w.gemm_rows, k, w.gemm_n));
+                   },
+                   true},
+                  {&CpuCoefficients::fc_per_tail_mac, "fc_per_tail_mac",
+                   [](const OpWork& w, const CpuCoefficients& c) {
+                     const uint64_t m = c.reduction_multiple ? c.reduction_multiple : 1;
+                     const uint64_t k = (uint64_t{w.gemm_k} + m - 1) / m * m;
+                     return c.weight_memory_factor *
+                            double(timing::fullyConnectedTailMacs(w.gemm_rows, k, w.gemm_n));
+                   },
+                   true},
+                  {&CpuCoefficients::fc_per_output, "fc_per_output",
+                   [](const OpWork& w, const CpuCoefficients&) {
+                     return double(uint64_t{w.gemm_rows} * w.gemm_n);
+                   }},
+                  {&CpuCoefficients::fc_per_call, "fc_per_call", one},
+                  {&CpuCoefficients::fc_float_per_mac, "fc_float_per_mac",
+                   [](const OpWork& w, const CpuCoefficients& c) {
+                     return c.weight_memory_factor *
+                            double(uint64_t{w.gemm_rows} * w.gemm_k * w.gemm_n -
+                                   w.zero_operand_macs);
+                   }},
+                  {&CpuCoefficients::fc_float_per_zero_mac, "fc_float_per_zero_mac",
+                   [](const OpWork& w, const CpuCoefficients& c) {
+                     return c.weight_memory_factor * double(w.zero_operand_macs);
+                   }},
+                  {&CpuCoefficients::fc_float_per_output, "fc_float_per_output",
+                   [](const OpWork& w, const CpuCoefficients&) {
+                     return double(uint64_t{w.gemm_rows} * w.gemm_n);
+                   }},
+                  {&CpuCoefficients::fc_float_per_call, "fc_float_per_call", one}},
+                 // int8 and float32 layers share no term: two independent fits.
+                 [](Op, const OpWork& w, size_t term) { return (term >= 5) == w.float_input; }});
   out.push_back({{Op::SVDF},
                  {{&CpuCoefficients::svdf_per_feature_mac, "svdf_per_feature_mac",
                    [](const OpWork& w, const CpuCoefficients& c) {

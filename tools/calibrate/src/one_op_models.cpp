@@ -461,7 +461,8 @@ OneOpModel lstmModel(int32_t time_steps, int32_t batches, int32_t input_size, in
 std::vector<OneOpModel> calibrationShapes() {
   std::vector<OneOpModel> shapes;
   // FULLY_CONNECTED: K and N from 1 to 2000, one and several rows; the tiny layers (K or N of
-  // 1, as in hello_world_int8's 1 -> 16 -> 16 -> 1) are mostly per-call and per-output work.
+  // 1, as in hello_world_int8's 1 -> 16 -> 16 -> 1) are mostly per-call and per-output work; N
+  // not a multiple of 4 (of 2 for row pairs) leaves outputs to the optimized kernel's tail.
   for (const auto& [rows, k, n] : std::vector<std::array<int32_t, 3>>{{1, 1, 16},
                                                                       {1, 16, 16},
                                                                       {1, 16, 1},
@@ -475,6 +476,9 @@ std::vector<OneOpModel> calibrationShapes() {
                                                                       {1, 640, 128},
                                                                       {1, 1024, 32},
                                                                       {1, 2000, 4},
+                                                                      {1, 1000, 3},
+                                                                      {1, 200, 6},
+                                                                      {2, 128, 5},
                                                                       {4, 64, 64},
                                                                       {8, 32, 16},
                                                                       {2, 256, 256}})

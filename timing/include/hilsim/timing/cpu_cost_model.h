@@ -3,10 +3,13 @@
 // does. The formulas and the origin of every preset figure are in configs/README.md.
 //
 //   FULLY_CONNECTED    int8: (fc_per_mac * rows * pad(K) * N
-//                      + fc_per_weight_read * ceil(rows / 2) * pad(K) * N) * weight_memory
+//                      + fc_per_weight_read * ceil(rows / 2) * pad(K) * N
+//                      + fc_per_tail_mac * tail MACs) * weight_memory
 //                      + fc_per_output * outputs + fc_per_call
 //                      (weight reads: a kernel that multiplies two rows by each weight it loads
-//                      reads the weights once per pair of rows; 0 for the reference kernels)
+//                      reads the weights once per pair of rows; tail MACs: the products of the
+//                      outputs left to its one-output loop, N mod 2 per pair of rows and N mod 4
+//                      of a last single row; both 0 for the reference kernels)
 //                      float32: (fc_float_per_mac * (rows * K * N - zero MACs)
 //                      + fc_float_per_zero_mac * zero MACs) * weight_memory
 //                      + fc_float_per_output * outputs + fc_float_per_call
@@ -85,6 +88,7 @@ struct CpuCoefficients {
   double fc_per_output = 0.0;
   double fc_per_call = 0.0;
   double fc_per_weight_read = 0.0;  // per weight loaded, ceil(rows / 2) x pad(K) x N
+  double fc_per_tail_mac = 0.0;     // per MAC of an output left to a one-output loop
   // FULLY_CONNECTED in float32: software floating point on cores without an FPU.
   double fc_float_per_mac = 0.0;
   double fc_float_per_zero_mac = 0.0;  // a MAC with a zero operand
@@ -225,6 +229,11 @@ struct OpWork {
 // filter tap is checked against the input; the taps inside it are multiplied). filter_in_c: the
 // input channels one CONV_2D filter reads (in_c / groups); ignored for a depthwise geometry.
 OpWork convolutionWork(const ConvGeometry& g, uint32_t filter_in_c);
+
+// An int8 FULLY_CONNECTED's weight loads and tail MACs, as in the formula above (K padded to
+// `reduction_multiple`).
+uint64_t fullyConnectedWeightReads(uint32_t rows, uint64_t padded_k, uint32_t n);
+uint64_t fullyConnectedTailMacs(uint32_t rows, uint64_t padded_k, uint32_t n);
 
 // The coefficient holding `op`'s first-call cost (CpuCoefficients::fc_first_call, ...).
 double CpuCoefficients::*firstCallCoefficient(tflite::BuiltinOperator op);
