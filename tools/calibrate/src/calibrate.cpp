@@ -84,27 +84,30 @@ struct Group {
   std::function<bool(Op, const OpWork&, size_t term)> applies;
 };
 
+// An int8 FULLY_CONNECTED's K padded to the coefficients' reduction_multiple.
+uint64_t paddedK(const OpWork& w, const CpuCoefficients& c) {
+  const uint64_t m = c.reduction_multiple ? c.reduction_multiple : 1;
+  return (uint64_t{w.gemm_k} + m - 1) / m * m;
+}
+
 std::vector<Group> groups() {
   std::vector<Group> out;
   out.push_back({{Op::FULLY_CONNECTED},
                  {{&CpuCoefficients::fc_per_mac, "fc_per_mac",
                    [](const OpWork& w, const CpuCoefficients& c) {
-                     const uint64_t m = c.reduction_multiple ? c.reduction_multiple : 1;
-                     const uint64_t k = (uint64_t{w.gemm_k} + m - 1) / m * m;
+                     const uint64_t k = paddedK(w, c);
                      return c.weight_memory_factor * double(uint64_t{w.gemm_rows} * k * w.gemm_n);
                    }},
                   {&CpuCoefficients::fc_per_weight_read, "fc_per_weight_read",
                    [](const OpWork& w, const CpuCoefficients& c) {
-                     const uint64_t m = c.reduction_multiple ? c.reduction_multiple : 1;
-                     const uint64_t k = (uint64_t{w.gemm_k} + m - 1) / m * m;
+                     const uint64_t k = paddedK(w, c);
                      return c.weight_memory_factor *
                             double(timing::fullyConnectedWeightReads(w.gemm_rows, k, w.gemm_n));
                    },
                    true},
                   {&CpuCoefficients::fc_per_tail_mac, "fc_per_tail_mac",
                    [](const OpWork& w, const CpuCoefficients& c) {
-                     const uint64_t m = c.reduction_multiple ? c.reduction_multiple : 1;
-                     const uint64_t k = (uint64_t{w.gemm_k} + m - 1) / m * m;
+                     const uint64_t k = paddedK(w, c);
                      return c.weight_memory_factor *
                             double(timing::fullyConnectedTailMacs(w.gemm_rows, k, w.gemm_n));
                    },
