@@ -266,6 +266,7 @@ void Interpreter::prepareNodes() {
   kernels_.clear();
   work_.assign(num_nodes, OpWork{});
   ref_cycles_.assign(num_nodes, 0);
+  first_call_cycles_.assign(num_nodes, 0);
   conv_shapes_.assign(num_nodes, std::nullopt);
   scratch_sizes_.assign(num_nodes, {});
   scratch_offsets_.assign(num_nodes, {});
@@ -292,15 +293,14 @@ void Interpreter::prepareNode(size_t n) {
   } catch (...) {
     rethrowForNode(model_, node);
   }
+  const bool first = std::none_of(nodes_.begin(), nodes_.begin() + static_cast<ptrdiff_t>(n),
+                                  [&node](const Node& earlier) { return earlier.op == node.op; });
+  first_call_cycles_[n] = first ? options_.cost_model.firstCallCycles(node.op) : 0;
   ref_cycles_[n] = priceNode(n, work_[n]);
 }
 
 uint64_t Interpreter::priceNode(size_t n, const OpWork& work) const {
-  const tflite::BuiltinOperator op = nodes_[n].op;
-  const bool first = std::none_of(nodes_.begin(), nodes_.begin() + static_cast<ptrdiff_t>(n),
-                                  [op](const Node& earlier) { return earlier.op == op; });
-  return options_.cost_model.cycles(op, work) +
-         (first ? options_.cost_model.firstCallCycles(op) : 0);
+  return options_.cost_model.cycles(nodes_[n].op, work) + first_call_cycles_[n];
 }
 
 void Interpreter::planMemory(const Lifetimes& lifetimes) {

@@ -80,8 +80,8 @@ class Interpreter {
   void traceNode(size_t n, std::vector<bool>& has_data, Lifetimes& lifetimes) const;
   void prepareNodes();
   void prepareNode(size_t n);
-  // Node `n`'s reference cycles doing `work` as the cost model prices them: with its kernel's
-  // first-call cost when no node before it runs the same operator.
+  // Node `n`'s reference cycles doing `work` as the cost model prices them, with its
+  // first_call_cycles_.
   uint64_t priceNode(size_t n, const OpWork& work) const;
   // Places tensors in use and then scratch buffers (each alive during its node only).
   void planMemory(const Lifetimes& lifetimes);
@@ -102,6 +102,8 @@ class Interpreter {
   std::vector<std::unique_ptr<Kernel>> kernels_;
   std::vector<OpWork> work_;
   std::vector<uint64_t> ref_cycles_;
+  // Per node: its kernel's first-call cost when no node before it runs the same operator, else 0.
+  std::vector<uint64_t> first_call_cycles_;
   std::vector<std::optional<ConvShape>> conv_shapes_;  // convolutions, for the report
   std::vector<std::vector<size_t>> scratch_sizes_;
   std::vector<std::vector<size_t>> scratch_offsets_;
