@@ -508,7 +508,20 @@ std::vector<KeySpec> buildTable() {
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.mean_per_element), "cycles/element", 0,
                        kUnbounded, "MEAN, per input element.", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.lstm_per_mac), "cycles/MAC", 0, kUnbounded,
-                       "UNIDIRECTIONAL_SEQUENCE_LSTM, per gate MAC (input and recurrent products).",
+                       "UNIDIRECTIONAL_SEQUENCE_LSTM, per gate MAC of the input product.",
+                       kPreset));
+  t.push_back(
+      floatKey(HILSIM_FIELD(cpu.coefficients.lstm_per_recurrent_mac), "cycles/MAC", 0, kUnbounded,
+               "UNIDIRECTIONAL_SEQUENCE_LSTM, per gate MAC of the recurrent product.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.lstm_per_unaligned_load), "cycles/load", 0,
+                       kUnbounded,
+                       "UNIDIRECTIONAL_SEQUENCE_LSTM, per word load of the gate products at an "
+                       "address not a multiple of 4 (optimized kernels).",
+                       kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.lstm_per_tail_mac), "cycles/MAC", 0,
+                       kUnbounded,
+                       "UNIDIRECTIONAL_SEQUENCE_LSTM, per gate MAC in the K mod 4 rest of a dot "
+                       "product (optimized kernels).",
                        kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.lstm_cell_per_element), "cycles/element", 0,
                        kUnbounded,
@@ -544,7 +557,7 @@ std::vector<KeySpec> buildTable() {
                      "FULLY_CONNECTED pads K up to a multiple of this (16 for Helium kernels).",
                      kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.weight_memory_factor), "factor", 0, kUnbounded,
-                       "Multiplies fc_per_mac and lstm_per_mac for where weights live.",
+                       "Multiplies fc_per_mac and the LSTM's per-MAC terms for where weights live.",
                        "from cpu.weight_memory"));
   // mcu
   const IntRule kBudget{{{0, 1ll << 32}}};

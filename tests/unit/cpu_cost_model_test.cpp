@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cstdint>
+#include <vector>
+
 #include "hilsim/timing/cpu_cost_model.h"
 
 namespace hilsim::timing {
@@ -329,6 +333,61 @@ TEST(CpuCostModel, LstmFormula) {
   EXPECT_EQ(m.cycles(Op::UNIDIRECTIONAL_SEQUENCE_LSTM, w), 9'820'994u);
   w.steps = 98;  // the same work batch-major over two batches of half the sequence
   EXPECT_EQ(m.cycles(Op::UNIDIRECTIONAL_SEQUENCE_LSTM, w), 9'820'994u + 950u * 49u);
+
+  // The recurrent product's MACs (49 x 4 x 16 x 16 = 50176 of the 856128) at a price of their
+  // own, unaligned word loads and scalar tail MACs.
+  c.lstm_per_recurrent_mac = 30;
+  c.lstm_per_unaligned_load = 2.5;
+  c.lstm_per_tail_mac = 12;
+  w.steps = 49;
+  w.recurrent_macs = 50'176;
+  w.unaligned_loads = 1000;
+  w.tail_macs = 300;
+  // 17.5 x 0.6 x 805952 + 30 x 0.6 x 50176 + 2.5 x 1000 + 12 x 300 + 784000 + 46550 + 1100
+  //   = 8462496 + 903168 + 2500 + 3600 + 784000 + 46550 + 1100 = 10203414
+  EXPECT_EQ(CpuCostModel(c).cycles(Op::UNIDIRECTIONAL_SEQUENCE_LSTM, w), 10'203'414u);
+}
+
+// lstmGateLoads against a walk over every word load of the optimized gate products: per gate and
+// row-step, four cells per pass reading the input (hidden) row and four weight rows, then the
+// tail cells one at a time; a row starts unaligned when its offset is not a multiple of 4.
+TEST(CpuCostModel, LstmGateLoadsCountsUnalignedWordsAndTails) {
+  const auto walk = [](uint32_t steps, uint32_t batches, uint32_t input, uint32_t cells) {
+    uint64_t unaligned = 0;
+    const auto product = [&](uint64_t row_offset, uint32_t k) {
+      for (uint32_t c = 0; c < cells;) {
+        const uint32_t width = c + 4 <= cells ? 4 : 1;
+        uint64_t misaligned_rows = row_offset % 4 != 0;
+        for (uint32_t j = 0; j < width; ++j) misaligned_rows += (uint64_t{c + j} * k) % 4 != 0;
+        unaligned += misaligned_rows * (k / 4);
+        c += width;
+      }
+    };
+    for (uint32_t row = 0; row < steps * batches; ++row) {
+      product(uint64_t{row} * input, input);            // the sequence's input rows
+      product(uint64_t{row % batches} * cells, cells);  // the batch's hidden-state rows
+    }
+    return 4 * unaligned;
+  };
+  for (const auto& [t, b, in, cells] : std::vector<std::array<uint32_t, 4>>{{1, 1, 8, 8},
+                                                                            {2, 1, 257, 80},
+                                                                            {10, 3, 6, 6},
+                                                                            {5, 2, 10, 10},
+                                                                            {20, 1, 13, 7},
+                                                                            {3, 4, 24, 12},
+                                                                            {7, 5, 3, 9},
+                                                                            {4, 3, 2, 5}}) {
+    const LstmGateLoads g = lstmGateLoads(t, b, in, cells);
+    EXPECT_EQ(g.unaligned_loads, walk(t, b, in, cells))
+        << t << " " << b << " " << in << " " << cells;
+    EXPECT_EQ(g.tail_macs, 4ull * t * b * cells * (in % 4 + cells % 4));
+  }
+  // micro_speech_lstm: 49 steps of 257 inputs, 80 cells. 60 of the 80 input weight rows start
+  // unaligned (64 words each, every row-step), 36 of the 49 input rows (64 words, 20 passes of
+  // four cells): 4 x (49 x 60 x 64 + 20 x 36 x 64) = 936960; tails 4 x 49 x 80 x 1 = 15680.
+  const LstmGateLoads g = lstmGateLoads(49, 1, 257, 80);
+  EXPECT_EQ(g.unaligned_loads, 936'960u);
+  EXPECT_EQ(g.tail_macs, 15'680u);
 }
 
 // A preset without an LSTM of its own prices the gate products as its FULLY_CONNECTED and the
@@ -338,6 +397,8 @@ TEST(CpuCostModel, LstmWithoutCalibrationFollowsFullyConnected) {
     for (const KernelLibrary library : {KernelLibrary::kReference, KernelLibrary::kOptimized}) {
       const CpuCoefficients c = cpuPreset(preset, library);
       EXPECT_EQ(c.lstm_per_mac, c.fc_per_mac) << preset;
+      EXPECT_EQ(c.lstm_per_recurrent_mac, c.fc_per_mac) << preset;
+      EXPECT_EQ(c.lstm_per_unaligned_load + c.lstm_per_tail_mac, 0.0) << preset;
       EXPECT_DOUBLE_EQ(c.lstm_cell_per_element, 8 * c.fc_per_output + 12 * c.add_per_element)
           << preset;
       EXPECT_EQ(c.lstm_per_step, 0.0) << preset;

@@ -64,6 +64,35 @@ uint64_t fullyConnectedTailMacs(uint32_t rows, uint64_t padded_k, uint32_t n) {
   return (uint64_t{rows} / 2 * 2 * (n % 2) + uint64_t{rows % 2} * (n % 4)) * padded_k;
 }
 
+namespace {
+
+// Rows r < n of a K-wide array that start at an address not a multiple of 4 (r * K mod 4 != 0).
+uint64_t unalignedRows(uint64_t n, uint32_t k) {
+  if (k % 4 == 0) return 0;
+  if (k % 2 == 0) return n / 2;  // the odd rows
+  return n - (n + 3) / 4;        // all but every fourth
+}
+
+}  // namespace
+
+LstmGateLoads lstmGateLoads(uint32_t time_steps, uint32_t batches, uint32_t input_size,
+                            uint32_t cells) {
+  constexpr uint64_t kGates = 4;
+  const uint64_t rows = uint64_t{time_steps} * batches;  // input rows: one per row-step
+  const uint64_t input_words = input_size / 4, cell_words = cells / 4;
+  // Per row-step each cell's weight rows are read once, the input (hidden) row once per pass of
+  // four cells or one tail cell.
+  const uint64_t passes = cells / 4 + cells % 4;
+  const uint64_t weights = rows * (unalignedRows(cells, input_size) * input_words +
+                                   unalignedRows(cells, cells) * cell_words);
+  const uint64_t activations = passes * (unalignedRows(rows, input_size) * input_words +
+                                         time_steps * unalignedRows(batches, cells) * cell_words);
+  LstmGateLoads g;
+  g.unaligned_loads = kGates * (weights + activations);
+  g.tail_macs = kGates * rows * cells * (input_size % 4 + cells % 4);
+  return g;
+}
+
 double CpuCoefficients::*firstCallCoefficient(tflite::BuiltinOperator op) {
   using Op = tflite::BuiltinOperator;
   switch (op) {
@@ -180,7 +209,11 @@ uint64_t CpuCostModel::cycles(tflite::BuiltinOperator op, const OpWork& w) const
       return toCycles(c_.mean_per_element * d(w.elements) + c_.quantize_per_element * d(w.outputs) +
                       c_.op_per_call);
     case Op::UNIDIRECTIONAL_SEQUENCE_LSTM:
-      return toCycles(c_.lstm_per_mac * c_.weight_memory_factor * d(w.macs) +
+      return toCycles((c_.lstm_per_mac * d(w.macs - std::min(w.macs, w.recurrent_macs)) +
+                       c_.lstm_per_recurrent_mac * d(w.recurrent_macs)) *
+                          c_.weight_memory_factor +
+                      c_.lstm_per_unaligned_load * d(w.unaligned_loads) +
+                      c_.lstm_per_tail_mac * d(w.tail_macs) +
                       c_.lstm_cell_per_element * d(w.elements) + c_.lstm_per_step * d(w.steps) +
                       c_.lstm_per_call);
     default:

@@ -180,6 +180,11 @@ OpWork lstmWork(const LstmTensors& t) {
   // Batch-major runs each batch through the sequence; time-major steps all batches at once.
   work.steps = uint64_t(s.time_steps) * (s.time_major ? 1 : uint64_t(s.batches));
   work.state_bytes = t.output_state->bytes + t.cell_state->bytes;
+  work.recurrent_macs = 4 * cell_steps * uint64_t(s.cells);
+  const timing::LstmGateLoads loads = timing::lstmGateLoads(
+      uint32_t(s.time_steps), uint32_t(s.batches), uint32_t(s.input_size), uint32_t(s.cells));
+  work.unaligned_loads = loads.unaligned_loads;
+  work.tail_macs = loads.tail_macs;
   return work;
 }
 

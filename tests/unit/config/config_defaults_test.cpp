@@ -70,6 +70,9 @@ void expectCoefficientsEq(const timing::CpuCoefficients& a, const timing::CpuCoe
   EXPECT_EQ(a.copy_per_element, b.copy_per_element);
   EXPECT_EQ(a.mean_per_element, b.mean_per_element);
   EXPECT_EQ(a.lstm_per_mac, b.lstm_per_mac);
+  EXPECT_EQ(a.lstm_per_recurrent_mac, b.lstm_per_recurrent_mac);
+  EXPECT_EQ(a.lstm_per_unaligned_load, b.lstm_per_unaligned_load);
+  EXPECT_EQ(a.lstm_per_tail_mac, b.lstm_per_tail_mac);
   EXPECT_EQ(a.lstm_cell_per_element, b.lstm_cell_per_element);
   EXPECT_EQ(a.lstm_per_step, b.lstm_per_step);
   EXPECT_EQ(a.lstm_per_call, b.lstm_per_call);

@@ -353,6 +353,10 @@ TEST(Lstm, WorkCountsGateMacsCellStepsAndSequenceSteps) {
     const timing::OpWork& w = interp.work().at(0);
     // Four gates, each an input product (kI) and a recurrent one (kS) per cell step.
     EXPECT_EQ(w.macs, uint64_t(4 * kB * kT * kS * (kI + kS))) << time_major;
+    EXPECT_EQ(w.recurrent_macs, uint64_t(4 * kB * kT * kS * kS)) << time_major;
+    const timing::LstmGateLoads loads = timing::lstmGateLoads(kT, kB, kI, kS);
+    EXPECT_EQ(w.unaligned_loads, loads.unaligned_loads) << time_major;
+    EXPECT_EQ(w.tail_macs, loads.tail_macs) << time_major;
     EXPECT_EQ(w.elements, uint64_t(kB * kT * kS)) << time_major;
     EXPECT_EQ(w.steps, uint64_t(time_major ? kT : kB * kT)) << time_major;
   }

@@ -224,16 +224,25 @@ std::vector<Group> groups() {
              return true;
          }
        }});
-  out.push_back({{Op::UNIDIRECTIONAL_SEQUENCE_LSTM},
-                 {{&CpuCoefficients::lstm_per_mac, "lstm_per_mac",
-                   [](const OpWork& w, const CpuCoefficients& c) {
-                     return c.weight_memory_factor * double(w.macs);
-                   }},
-                  {&CpuCoefficients::lstm_cell_per_element, "lstm_cell_per_element", elementsTerm},
-                  {&CpuCoefficients::lstm_per_step, "lstm_per_step",
-                   [](const OpWork& w, const CpuCoefficients&) { return double(w.steps); }},
-                  {&CpuCoefficients::lstm_per_call, "lstm_per_call", one}},
-                 everyTerm});
+  out.push_back(
+      {{Op::UNIDIRECTIONAL_SEQUENCE_LSTM},
+       {{&CpuCoefficients::lstm_per_mac, "lstm_per_mac",
+         [](const OpWork& w, const CpuCoefficients& c) {
+           return c.weight_memory_factor * double(w.macs - w.recurrent_macs);
+         }},
+        {&CpuCoefficients::lstm_per_recurrent_mac, "lstm_per_recurrent_mac",
+         [](const OpWork& w, const CpuCoefficients& c) {
+           return c.weight_memory_factor * double(w.recurrent_macs);
+         }},
+        {&CpuCoefficients::lstm_per_unaligned_load, "lstm_per_unaligned_load",
+         [](const OpWork& w, const CpuCoefficients&) { return double(w.unaligned_loads); }, true},
+        {&CpuCoefficients::lstm_per_tail_mac, "lstm_per_tail_mac",
+         [](const OpWork& w, const CpuCoefficients&) { return double(w.tail_macs); }, true},
+        {&CpuCoefficients::lstm_cell_per_element, "lstm_cell_per_element", elementsTerm},
+        {&CpuCoefficients::lstm_per_step, "lstm_per_step",
+         [](const OpWork& w, const CpuCoefficients&) { return double(w.steps); }},
+        {&CpuCoefficients::lstm_per_call, "lstm_per_call", one}},
+       everyTerm});
   out.push_back({{Op::RESHAPE},
                  {{&CpuCoefficients::reshape_per_byte, "reshape_per_byte", elementsTerm},
                   {&CpuCoefficients::reshape_per_call, "reshape_per_call", one}},

@@ -580,7 +580,8 @@ std::vector<OneOpModel> calibrationShapes() {
     shapes.push_back(activationModel(BuiltinOperator::TANH, n));
   }
   // UNIDIRECTIONAL_SEQUENCE_LSTM: 1 to 64 time steps, 2 to 257 input features, 2 to 128 cells,
-  // batches of 1 to 4 batch-major and time-major.
+  // batches of 1 to 4 batch-major and time-major; input sizes and cell counts of every residue
+  // mod 4 (the optimized gate products' unaligned rows and scalar tails).
   for (const auto& [t, batches, in, cells, time_major] :
        std::vector<std::array<int32_t, 5>>{{1, 1, 8, 8, 0},
                                            {1, 1, 257, 128, 0},
@@ -594,7 +595,10 @@ std::vector<OneOpModel> calibrationShapes() {
                                            {12, 1, 40, 12, 0},
                                            {3, 2, 24, 12, 0},
                                            {3, 4, 24, 12, 1},
-                                           {10, 3, 6, 6, 1}})
+                                           {10, 3, 6, 6, 1},
+                                           {6, 1, 33, 20, 0},
+                                           {5, 2, 10, 10, 1},
+                                           {20, 1, 13, 7, 0}})
     shapes.push_back(lstmModel(t, batches, in, cells, time_major != 0));
   return shapes;
 }

@@ -60,12 +60,15 @@
 //   MEAN               mean_per_element * input elements + quantize_per_element * outputs
 //                      + op_per_call
 //   UNIDIRECTIONAL_SEQUENCE_LSTM
-//                      lstm_per_mac * weight_memory * (gate MACs)
+//                      (lstm_per_mac * input MACs + lstm_per_recurrent_mac * recurrent MACs)
+//                      * weight_memory + lstm_per_unaligned_load * unaligned word loads
+//                      + lstm_per_tail_mac * tail MACs
 //                      + lstm_cell_per_element * cell steps + lstm_per_step * steps
 //                      + lstm_per_call
-//                      (gate MACs = 4 * cell steps * (input size + cells); cell steps = time
-//                      steps * batch * cells; steps: the kernel's sequence steps, time steps *
-//                      batch when batch-major, time steps when time-major)
+//                      (input MACs = 4 * cell steps * input size, recurrent MACs = 4 * cell
+//                      steps * cells; cell steps = time steps * batch * cells; steps: the
+//                      kernel's sequence steps, time steps * batch when batch-major, time steps
+//                      when time-major; unaligned word loads and tail MACs: lstmGateLoads)
 //   other ops          quantize_per_element * elements + op_per_call
 // The first invocation of an operator in an inference adds its kernel's first-call cost
 // (firstCallCycles: fc_first_call, conv_first_call, dwconv_first_call, svdf_first_call,
@@ -144,10 +147,15 @@ struct CpuCoefficients {
   double hard_swish_per_element = 0.0;
   double copy_per_element = 0.0;
   double mean_per_element = 0.0;
-  // UNIDIRECTIONAL_SEQUENCE_LSTM: per gate MAC (input and recurrent products); per cell and time
-  // step (eight product requantizations, four gate activations, the cell and hidden updates);
-  // per sequence step (the four gate calls and the state updates); per invocation.
+  // UNIDIRECTIONAL_SEQUENCE_LSTM: per gate MAC of the input product and of the recurrent
+  // product; per unaligned word load and per MAC left to the scalar tail of the gate products
+  // (the optimized kernels: lstmGateLoads); per cell and time step (eight product
+  // requantizations, four gate activations, the cell and hidden updates); per sequence step (the
+  // four gate calls and the state updates); per invocation.
   double lstm_per_mac = 0.0;
+  double lstm_per_recurrent_mac = 0.0;
+  double lstm_per_unaligned_load = 0.0;
+  double lstm_per_tail_mac = 0.0;
   double lstm_cell_per_element = 0.0;
   double lstm_per_step = 0.0;
   double lstm_per_call = 0.0;
@@ -161,7 +169,7 @@ struct CpuCoefficients {
   double reshape_first_call = 0.0;
   double op_first_call = 0.0;  // every other operator
   uint32_t reduction_multiple = 1;
-  // Multiplies fc_per_mac and lstm_per_mac: 1 flash, 0.6 SRAM/TCM, 2.5 external.
+  // Multiplies fc_per_mac and the LSTM's per-MAC terms: 1 flash, 0.6 SRAM/TCM, 2.5 external.
   double weight_memory_factor = 1.0;
 };
 
@@ -215,6 +223,9 @@ struct OpWork {
   uint64_t state_bytes = 0;      // SVDF state shifted per invocation; LSTM state bytes
   uint64_t filters = 0;          // SVDF: batches x filters
   uint64_t steps = 0;            // LSTM: sequence steps (time steps, x batch when batch-major)
+  uint64_t recurrent_macs = 0;   // LSTM: MACs of the recurrent product (part of macs)
+  uint64_t unaligned_loads = 0;  // LSTM: unaligned word loads of the gate products (lstmGateLoads)
+  uint64_t tail_macs = 0;        // LSTM: gate-product MACs outside its four-wide loops
   uint32_t gemm_rows = 0;        // FULLY_CONNECTED: rows, K, N (for reduction padding)
   uint32_t gemm_k = 0;
   uint32_t gemm_n = 0;
@@ -234,6 +245,20 @@ OpWork convolutionWork(const ConvGeometry& g, uint32_t filter_in_c);
 // `reduction_multiple`).
 uint64_t fullyConnectedWeightReads(uint32_t rows, uint64_t padded_k, uint32_t n);
 uint64_t fullyConnectedTailMacs(uint32_t rows, uint64_t padded_k, uint32_t n);
+
+// The gate products of an int8 UNIDIRECTIONAL_SEQUENCE_LSTM as the optimized kernels run them:
+// per gate and row, four cells at a time, each dot product reading a word of the input (of the
+// hidden state) and of each cell's weight row per four MACs, the K mod 4 rest one MAC at a time.
+// With the tensors word-aligned, row r of a K-wide array starts unaligned when r * K is not a
+// multiple of 4. unaligned_loads counts the word loads of the four gates at such addresses (input
+// rows of the sequence, hidden-state rows of the batch, weight rows of the cells); tail_macs the
+// MACs of the K mod 4 rests (4 * cell steps * (input size mod 4 + cells mod 4)).
+struct LstmGateLoads {
+  uint64_t unaligned_loads = 0;
+  uint64_t tail_macs = 0;
+};
+LstmGateLoads lstmGateLoads(uint32_t time_steps, uint32_t batches, uint32_t input_size,
+                            uint32_t cells);
 
 // The coefficient holding `op`'s first-call cost (CpuCoefficients::fc_first_call, ...).
 double CpuCoefficients::*firstCallCoefficient(tflite::BuiltinOperator op);
