@@ -421,6 +421,16 @@ std::vector<KeySpec> buildTable() {
                        "CONV_2D other than 1x1, per tap of an output pixel's window (output "
                        "pixels x KH x KW; 0 for the reference kernels).",
                        kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.conv_per_tail_mac), "cycles/MAC", 0,
+                       kUnbounded,
+                       "CONV_2D other than 1x1, per MAC in the K mod 4 rest of a dot product "
+                       "(output pixels x filters x (K mod 4); 0 for the reference kernels).",
+                       kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.conv_per_unaligned_load), "cycles/load", 0,
+                       kUnbounded,
+                       "CONV_2D other than 1x1, per word load of a filter row that starts at an "
+                       "address not a multiple of 4 (0 for the reference kernels).",
+                       kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dwconv_per_mac), "cycles/MAC", 0, kUnbounded,
                        "DEPTHWISE_CONV_2D, per MAC of a tap inside the input.", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dwconv_per_tap), "cycles/tap", 0, kUnbounded,
@@ -453,11 +463,36 @@ std::vector<KeySpec> buildTable() {
                        "else those whose window is not wholly inside the input (0 for the "
                        "reference kernels).",
                        kPreset));
-  t.push_back(floatKey(
-      HILSIM_FIELD(cpu.coefficients.pool_per_element), "cycles/element", 0, kUnbounded,
-      "AVERAGE_POOL_2D and MAX_POOL_2D, per window element (outputs x KH x KW).", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dwconv_per_quad), "cycles/group", 0,
+                       kUnbounded,
+                       "DEPTHWISE_CONV_2D, per four-channel group of an output pixel outside the "
+                       "unrolled 3x3 path (0 for the reference kernels).",
+                       kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dwconv_per_quad_row), "cycles/row", 0,
+                       kUnbounded,
+                       "DEPTHWISE_CONV_2D, per filter row inside the input of such a group (0 for "
+                       "the reference kernels).",
+                       kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dwconv_per_scalar_channel), "cycles/channel",
+                       0, kUnbounded,
+                       "DEPTHWISE_CONV_2D, per scalar channel of an output pixel outside the "
+                       "unrolled 3x3 path (0 for the reference kernels).",
+                       kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dwconv_per_scalar_row), "cycles/row", 0,
+                       kUnbounded,
+                       "DEPTHWISE_CONV_2D, per filter row inside the input of such a channel (0 "
+                       "for the reference kernels).",
+                       kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.pool_per_element), "cycles/element", 0,
+                       kUnbounded, "AVERAGE_POOL_2D, per window element (outputs x KH x KW).",
+                       kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.pool_per_output), "cycles/output", 0,
-                       kUnbounded, "AVERAGE_POOL_2D and MAX_POOL_2D, per output.", kPreset));
+                       kUnbounded, "AVERAGE_POOL_2D, per output.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.maxpool_per_element), "cycles/element", 0,
+                       kUnbounded, "MAX_POOL_2D, per window element (outputs x KH x KW).",
+                       kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.maxpool_per_output), "cycles/output", 0,
+                       kUnbounded, "MAX_POOL_2D, per output.", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.softmax_per_element), "cycles/element", 0,
                        kUnbounded, "SOFTMAX, per element.", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.quantize_per_element), "cycles/element", 0,
@@ -474,8 +509,27 @@ std::vector<KeySpec> buildTable() {
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.reshape_per_byte), "cycles/byte", 0,
                        kUnbounded, "RESHAPE, per byte copied.", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.op_per_call), "cycles/call", 0, kUnbounded,
-                       "Per invocation of pooling, SOFTMAX, element-wise and data-movement ops.",
+                       "Per invocation of the element-wise and data-movement ops without a "
+                       "per-call coefficient of their own.",
                        kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.pool_per_call), "cycles/call", 0, kUnbounded,
+                       "AVERAGE_POOL_2D, per invocation.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.maxpool_per_call), "cycles/call", 0,
+                       kUnbounded, "MAX_POOL_2D, per invocation.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.pool_per_row), "cycles/row", 0, kUnbounded,
+                       "AVERAGE_POOL_2D, per window row inside the input, summed over the output "
+                       "pixels (0 for the reference kernels).",
+                       kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.maxpool_per_row), "cycles/row", 0, kUnbounded,
+                       "MAX_POOL_2D, per window row inside the input, summed over the output "
+                       "pixels (0 for the reference kernels).",
+                       kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.softmax_per_call), "cycles/call", 0,
+                       kUnbounded, "SOFTMAX, per invocation.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.add_per_call), "cycles/call", 0, kUnbounded,
+                       "ADD and SUB, per invocation.", kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.mul_per_call), "cycles/call", 0, kUnbounded,
+                       "MUL, per invocation.", kPreset));
   t.push_back(
       floatKey(HILSIM_FIELD(cpu.coefficients.svdf_per_feature_mac), "cycles/MAC", 0, kUnbounded,
                "SVDF, per MAC of the feature product (batches x filters x input size).", kPreset));

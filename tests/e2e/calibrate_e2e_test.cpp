@@ -46,9 +46,11 @@ TEST(Calibrate, WritesALoadableConfigWithItsFitErrors) {
 
   // The terms of the optimized kernels' structure are not the reference kernels': not fitted.
   for (const char* key :
-       {"conv_per_padded_mac", "conv_per_patch_element", "conv_per_pixel_tap",
-        "dwconv_per_scalar_mac", "dwconv_per_pixel", "dwconv_per_general_pixel",
-        "fc_per_weight_read", "fc_per_tail_mac", "lstm_per_unaligned_load", "lstm_per_tail_mac"})
+       {"conv_per_padded_mac", "conv_per_patch_element", "conv_per_pixel_tap", "conv_per_tail_mac",
+        "conv_per_unaligned_load", "pool_per_row", "maxpool_per_row", "dwconv_per_scalar_mac",
+        "dwconv_per_pixel", "dwconv_per_general_pixel", "dwconv_per_quad", "dwconv_per_quad_row",
+        "dwconv_per_scalar_channel", "dwconv_per_scalar_row", "fc_per_weight_read",
+        "fc_per_tail_mac", "lstm_per_unaligned_load", "lstm_per_tail_mac"})
     EXPECT_FALSE(cal["cpu"]["coefficients"][key]) << key;
 
   // The file is a config: `config` resolves it, and its coefficients are the ones in effect.
@@ -69,9 +71,11 @@ TEST(Calibrate, OptimizedLibraryFitsItsKernelsOwnTerms) {
   const YAML::Node cal = YAML::Load(slurp(out));
   EXPECT_EQ(cal["cpu"]["kernels"].as<std::string>(), "optimized");
   for (const char* key :
-       {"conv_per_padded_mac", "conv_per_patch_element", "conv_per_pixel_tap",
-        "dwconv_per_scalar_mac", "dwconv_per_pixel", "dwconv_per_general_pixel",
-        "fc_per_weight_read", "fc_per_tail_mac", "lstm_per_unaligned_load", "lstm_per_tail_mac"})
+       {"conv_per_padded_mac", "conv_per_patch_element", "conv_per_pixel_tap", "conv_per_tail_mac",
+        "conv_per_unaligned_load", "pool_per_row", "maxpool_per_row", "dwconv_per_scalar_mac",
+        "dwconv_per_pixel", "dwconv_per_general_pixel", "dwconv_per_quad", "dwconv_per_quad_row",
+        "dwconv_per_scalar_channel", "dwconv_per_scalar_row", "fc_per_weight_read",
+        "fc_per_tail_mac", "lstm_per_unaligned_load", "lstm_per_tail_mac"})
     ASSERT_TRUE(cal["cpu"]["coefficients"][key]) << key;
   // Scalar channels cost more per MAC than the four-channel loop's; the patch copy costs.
   EXPECT_GT(cal["cpu"]["coefficients"]["dwconv_per_scalar_mac"].as<double>(), 0.0);
@@ -165,13 +169,9 @@ struct KnownFailure {
 };
 const std::vector<KnownFailure>& knownFailures() {
   static const std::vector<KnownFailure> list = {
-      // The optimized library on cortex-m4f: behind the ART's caches the im2col CONV_2D of a
-      // large ResNet runs 7% cheaper than its one-operator shapes.
-      {"mlperf_ic_resnet_large_int8.tflite", "cortex-m4f", "optimized", 0.08},
-      // micro_speech's one DEPTHWISE_CONV_2D (depth multiplier 8, all in scalar code) costs 6%
-      // more behind the ART's caches than the depth-multiplier shapes predict, 8% less on rv32im.
-      {"micro_speech_quantized.tflite", "cortex-m4f", "optimized", 0.07},
-      {"micro_speech_quantized.tflite", "rv32im", "optimized", 0.09},
+      // micro_speech's one DEPTHWISE_CONV_2D (depth multiplier 8, all in scalar code) costs 9%
+      // more behind the ART's caches than the depth-multiplier shapes predict.
+      {"micro_speech_quantized.tflite", "cortex-m4f", "optimized", 0.10},
   };
   return list;
 }

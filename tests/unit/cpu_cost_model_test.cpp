@@ -37,6 +37,10 @@ CpuCoefficients publishedRv32() {
   c.dequantize_per_element = 252;
   c.activation_per_element = 230;
   c.op_per_call = 1000;
+  c.pool_per_call = c.softmax_per_call = c.add_per_call = c.mul_per_call = 1000;
+  c.maxpool_per_element = 22.7;
+  c.maxpool_per_output = 0;
+  c.maxpool_per_call = 1000;
   return c;
 }
 
@@ -95,6 +99,43 @@ TEST(CpuCostModel, ElementWiseOperatorsOnRv32) {
   for (Op op :
        {Op::CONCATENATION, Op::PAD, Op::PADV2, Op::TRANSPOSE, Op::STRIDED_SLICE, Op::SQUEEZE})
     EXPECT_EQ(m.cycles(op, elementsWork(250)), 1000u + 1000u) << EnumNameBuiltinOperator(op);
+}
+
+// Each pooling, SOFTMAX, ADD/SUB and MUL have per-call coefficients of their own; the other
+// element-wise operators share op_per_call. A preset without a calibration starts them all at
+// its op_per_call.
+TEST(CpuCostModel, PerCallCoefficientsOfTheirOwn) {
+  CpuCoefficients c = publishedRv32();
+  c.pool_per_call = 300;
+  c.maxpool_per_call = 250;
+  c.softmax_per_call = 400;
+  c.add_per_call = 1400;
+  c.mul_per_call = 1200;
+  const CpuCostModel m(c);
+  EXPECT_EQ(m.cycles(Op::ADD, elementsWork(1000)), 115'000u + 1400u);
+  EXPECT_EQ(m.cycles(Op::SUB, elementsWork(10)), 1150u + 1400u);
+  EXPECT_EQ(m.cycles(Op::MUL, elementsWork(1000)), 57'500u + 1200u);
+  EXPECT_EQ(m.cycles(Op::LOGISTIC, elementsWork(100)), 23'000u + 1000u);
+  OpWork pool;
+  pool.window_elements = 16 * 4;
+  EXPECT_EQ(m.cycles(Op::AVERAGE_POOL_2D, pool), 1753u);  // 22.7 x 64 + 300 = 1752.8
+  EXPECT_EQ(m.cycles(Op::MAX_POOL_2D, pool), 1703u);      // 22.7 x 64 + 250
+  // The optimized kernels' walk over window rows: 16 rows at 9 and 7 cycles.
+  pool.window_rows = 16;
+  c.pool_per_row = 9;
+  c.maxpool_per_row = 7;
+  EXPECT_EQ(CpuCostModel(c).cycles(Op::AVERAGE_POOL_2D, pool), 1753u + 144u);
+  EXPECT_EQ(CpuCostModel(c).cycles(Op::MAX_POOL_2D, pool), 1703u + 112u);
+  for (const char* preset : {"cortex-m7", "cortex-m55"}) {
+    const CpuCoefficients p = cpuPreset(preset, KernelLibrary::kReference);
+    EXPECT_EQ(p.pool_per_call, p.op_per_call) << preset;
+    EXPECT_EQ(p.maxpool_per_call, p.op_per_call) << preset;
+    EXPECT_EQ(p.maxpool_per_element, p.pool_per_element) << preset;
+    EXPECT_EQ(p.maxpool_per_output, p.pool_per_output) << preset;
+    EXPECT_EQ(p.softmax_per_call, p.op_per_call) << preset;
+    EXPECT_EQ(p.add_per_call, p.op_per_call) << preset;
+    EXPECT_EQ(p.mul_per_call, p.op_per_call) << preset;
+  }
 }
 
 TEST(CpuCostModel, MeanAndMaxPoolOnRv32) {
@@ -232,6 +273,32 @@ TEST(CpuCostModel, ConvolutionFormulaWithTheIm2colTerms) {
   //   = 1200 + 900 + 480 + 500 + 396 + 144 + 576
   EXPECT_EQ(m.cycles(Op::CONV_2D, w), 4196u);
 
+  // K = 18: a rest of 2 MACs per output (16 pixels x 3 filters x 2 = 96). Filter 1 starts at
+  // byte 18, unaligned, and is read once per pair of pixels (8 pairs x 4 words); filter 2, left
+  // over from the pair, starts at 36: aligned.
+  EXPECT_EQ(w.tail_macs, 96u);
+  EXPECT_EQ(w.unaligned_loads, 32u);
+  CpuCoefficients t = c;
+  t.conv_per_tail_mac = 3;
+  t.conv_per_unaligned_load = 2;
+  EXPECT_EQ(CpuCostModel(t).cycles(Op::CONV_2D, w), 4196u + 288u + 64u);
+  // Five filters over 3 channels (K = 27, 6 words a row) and 3 x 5 = 15 pixels: filters 1, 2
+  // and 3 (bytes 27, 54, 81) start unaligned, all in the pairs 0-1 and 2-3; filter 4, left over,
+  // starts at 108. 7 pairs of pixels and the odd last one read each such row once:
+  // 6 x (7 x 3 + 3) = 144.
+  ConvGeometry o;
+  o.in_h = 3;
+  o.in_w = 5;
+  o.in_c = 3;
+  o.filter_h = o.filter_w = 3;
+  o.pad_h = o.pad_w = 1;
+  o.out_h = 3;
+  o.out_w = 5;
+  o.out_c = 5;
+  const OpWork ow = convolutionWork(o, 3);
+  EXPECT_EQ(ow.unaligned_loads, 144u);
+  EXPECT_EQ(ow.tail_macs, 15u * 5u * 3u);
+
   // A 1x1 convolution has no patch to copy and no padding: the im2col terms take no part.
   ConvGeometry p = g;
   p.filter_h = p.filter_w = 1;
@@ -263,6 +330,12 @@ TEST(CpuCostModel, DepthwiseFormulaWithTheOptimizedKernelsTerms) {
   EXPECT_EQ(w.scalar_macs, 338u);       // 6 mod 4 = 2 channels past the four-channel loop
   EXPECT_EQ(w.pixels, 25u);
   EXPECT_EQ(w.general_pixels, 16u);  // the 3 x 3 interior windows take the unrolled path
+  // One four-channel group and two scalar channels per general pixel; the filter rows inside
+  // the input over all 25 pixels are 5 x 13 = 65, less 3 for each of the 9 unrolled ones: 38.
+  EXPECT_EQ(w.general_quads, 16u);
+  EXPECT_EQ(w.general_quad_rows, 38u);
+  EXPECT_EQ(w.general_scalar_channels, 32u);
+  EXPECT_EQ(w.general_scalar_rows, 76u);
 
   CpuCoefficients c;
   c.dwconv_per_mac = 2;
@@ -287,8 +360,19 @@ TEST(CpuCostModel, DepthwiseFormulaWithTheOptimizedKernelsTerms) {
   EXPECT_EQ(dw.inside_macs, 1014u);
   EXPECT_EQ(dw.scalar_macs, 1014u);
   EXPECT_EQ(dw.general_pixels, 25u);
+  EXPECT_EQ(dw.general_quads, 0u);
+  EXPECT_EQ(dw.general_quad_rows, 0u);
+  EXPECT_EQ(dw.general_scalar_channels, 150u);  // 6 channels x 25 pixels
+  EXPECT_EQ(dw.general_scalar_rows, 390u);      // 6 channels x 65 rows
   // 8813 + 5 x (1014 - 338) + 20 x (25 - 16)
   EXPECT_EQ(m.cycles(Op::DEPTHWISE_CONV_2D, dw), 8813u + 3380u + 180u);
+
+  // The loops outside the unrolled path: 11 x 16 + 2 x 38 + 13 x 32 + 3 x 76 = 896.
+  c.dwconv_per_quad = 11;
+  c.dwconv_per_quad_row = 2;
+  c.dwconv_per_scalar_channel = 13;
+  c.dwconv_per_scalar_row = 3;
+  EXPECT_EQ(CpuCostModel(c).cycles(Op::DEPTHWISE_CONV_2D, w), 8813u + 896u);
 }
 
 // The im2col and four-channel terms price the optimized library's kernels; the reference kernels
@@ -301,14 +385,21 @@ TEST(CpuCostModel, KernelStructureTermsBelongToTheOptimizedLibrary) {
     EXPECT_EQ(c.conv_per_padded_mac, 0.0) << preset;
     EXPECT_EQ(c.conv_per_patch_element, 0.0) << preset;
     EXPECT_EQ(c.conv_per_pixel_tap, 0.0) << preset;
+    EXPECT_EQ(c.conv_per_tail_mac + c.conv_per_unaligned_load, 0.0) << preset;
+    EXPECT_EQ(c.pool_per_row + c.maxpool_per_row, 0.0) << preset;
     EXPECT_EQ(c.dwconv_per_scalar_mac, 0.0) << preset;
     EXPECT_EQ(c.dwconv_per_pixel, 0.0) << preset;
     EXPECT_EQ(c.dwconv_per_general_pixel, 0.0) << preset;
+    EXPECT_EQ(c.dwconv_per_quad + c.dwconv_per_quad_row, 0.0) << preset;
+    EXPECT_EQ(c.dwconv_per_scalar_channel + c.dwconv_per_scalar_row, 0.0) << preset;
+    EXPECT_EQ(c.lstm_per_unaligned_load + c.lstm_per_tail_mac, 0.0) << preset;
   }
   for (const char* preset : {"cortex-m0plus", "cortex-m4f", "cortex-m33", "rv32im"}) {
     const CpuCoefficients c = cpuPreset(preset, KernelLibrary::kOptimized);
     EXPECT_GT(c.conv_per_patch_element + c.conv_per_pixel_tap, 0.0) << preset;
-    EXPECT_GT(c.dwconv_per_scalar_mac, 0.0) << preset;
+    // A channel left to scalar code costs more than its share of the four-channel loop.
+    EXPECT_GT(c.dwconv_per_scalar_mac + c.dwconv_per_scalar_channel + c.dwconv_per_scalar_row, 0.0)
+        << preset;
   }
 }
 

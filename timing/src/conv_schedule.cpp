@@ -12,19 +12,20 @@ bool ConvGeometry::operator==(const ConvGeometry& o) const {
          out_c == o.out_c && depthwise == o.depthwise && depth_multiplier == o.depth_multiplier;
 }
 
+uint64_t tapsInside(uint32_t out, uint32_t stride, uint32_t pad, uint32_t filter, uint32_t dilation,
+                    uint32_t in) {
+  uint64_t taps = 0;
+  for (uint32_t o = 0; o < out; ++o)
+    for (uint32_t f = 0; f < filter; ++f) {
+      const int64_t i = int64_t{o} * stride - pad + int64_t{f} * dilation;
+      if (i >= 0 && i < int64_t{in}) ++taps;
+    }
+  return taps;
+}
+
 uint64_t ConvGeometry::insideTaps() const {
-  const auto inside = [](uint32_t out, uint32_t stride, uint32_t pad, uint32_t filter,
-                         uint32_t dilation, uint32_t in) {
-    uint64_t taps = 0;
-    for (uint32_t o = 0; o < out; ++o)
-      for (uint32_t f = 0; f < filter; ++f) {
-        const int64_t i = int64_t{o} * stride - pad + int64_t{f} * dilation;
-        if (i >= 0 && i < int64_t{in}) ++taps;
-      }
-    return taps;
-  };
-  return uint64_t{batches} * inside(out_h, stride_h, pad_h, filter_h, dilation_h, in_h) *
-         inside(out_w, stride_w, pad_w, filter_w, dilation_w, in_w);
+  return uint64_t{batches} * tapsInside(out_h, stride_h, pad_h, filter_h, dilation_h, in_h) *
+         tapsInside(out_w, stride_w, pad_w, filter_w, dilation_w, in_w);
 }
 
 RowRange inputRows(const ConvGeometry& g, uint32_t oy_begin, uint32_t oy_count) {

@@ -22,6 +22,27 @@ uint64_t windowsInside(uint32_t out, uint32_t stride, uint32_t pad, uint32_t fil
   return count;
 }
 
+// The word loads of an im2col CONV_2D's filter rows (filter f at f * K bytes) that start at an
+// address not a multiple of 4, K / 4 per row read: a pair of output pixels reads each filter of
+// its group's pairs once and a filter left over from them once per pixel; the last pixel of an
+// odd count reads every filter once.
+uint64_t im2colUnalignedWeightLoads(const ConvGeometry& g, uint32_t filter_in_c) {
+  const uint64_t k = uint64_t{g.filter_h} * g.filter_w * filter_in_c;
+  if (k % 4 == 0) return 0;
+  const uint32_t groups = filter_in_c == 0 ? 1 : std::max(g.in_c / filter_in_c, 1u);
+  const uint32_t per_group = std::max(g.out_c / groups, 1u);
+  uint64_t paired = 0, single = 0;
+  for (uint32_t f = 0; f < g.out_c; ++f) {
+    if ((uint64_t{f} * k) % 4 == 0) continue;
+    if (f % per_group < per_group / 2 * 2)
+      ++paired;
+    else
+      ++single;
+  }
+  const uint64_t pairs = g.pixels() / 2, odd = g.pixels() % 2;
+  return k / 4 * (pairs * (paired + 2 * single) + odd * (paired + single));
+}
+
 }  // namespace
 
 OpWork convolutionWork(const ConvGeometry& g, uint32_t filter_in_c) {
@@ -45,6 +66,17 @@ OpWork convolutionWork(const ConvGeometry& g, uint32_t filter_in_c) {
                   windowsInside(g.out_w, g.stride_w, g.pad_w, 3, 1, g.in_w)
             : 0;
     work.general_pixels = work.pixels - unrolled_pixels;
+    // Filter rows inside the input summed over the general pixels: over all pixels, less the
+    // unrolled ones' three each.
+    const uint64_t rows_inside =
+        uint64_t{g.batches} * g.out_w *
+            tapsInside(g.out_h, g.stride_h, g.pad_h, g.filter_h, g.dilation_h, g.in_h) -
+        3 * unrolled_pixels;
+    const uint64_t quads = g.depth_multiplier == 1 ? g.in_c / 4 : 0;
+    work.general_quads = quads * work.general_pixels;
+    work.general_quad_rows = quads * rows_inside;
+    work.general_scalar_channels = scalar_channels * work.general_pixels;
+    work.general_scalar_rows = scalar_channels * rows_inside;
   } else {
     work.macs = taps_checked * filter_in_c;
     work.window_elements = inside_taps;
@@ -52,6 +84,11 @@ OpWork convolutionWork(const ConvGeometry& g, uint32_t filter_in_c) {
     work.pixel_taps = g.pixels() * g.filter_h * g.filter_w;
     work.patch_elements = work.pixel_taps * filter_in_c;
     work.pointwise = g.filter_h == 1 && g.filter_w == 1;
+    if (!work.pointwise) {
+      const uint64_t k = uint64_t{g.filter_h} * g.filter_w * filter_in_c;
+      work.tail_macs = g.pixels() * g.out_c * (k % 4);
+      work.unaligned_loads = im2colUnalignedWeightLoads(g, filter_in_c);
+    }
   }
   return work;
 }
@@ -153,7 +190,8 @@ uint64_t CpuCostModel::cycles(tflite::BuiltinOperator op, const OpWork& w) const
       if (!w.pointwise)
         cycles += c_.conv_per_padded_mac * d(w.macs - std::min(w.macs, w.inside_macs)) +
                   c_.conv_per_patch_element * d(w.patch_elements) +
-                  c_.conv_per_pixel_tap * d(w.pixel_taps);
+                  c_.conv_per_pixel_tap * d(w.pixel_taps) + c_.conv_per_tail_mac * d(w.tail_macs) +
+                  c_.conv_per_unaligned_load * d(w.unaligned_loads);
       return toCycles(cycles);
     }
     case Op::DEPTHWISE_CONV_2D:
@@ -161,12 +199,17 @@ uint64_t CpuCostModel::cycles(tflite::BuiltinOperator op, const OpWork& w) const
           c_.dwconv_per_mac * d(w.inside_macs) + c_.dwconv_per_tap * d(w.window_elements) +
           c_.dwconv_per_row * d(w.window_rows) + c_.dwconv_per_output * d(w.outputs) +
           c_.dwconv_per_scalar_mac * d(w.scalar_macs) + c_.dwconv_per_pixel * d(w.pixels) +
-          c_.dwconv_per_general_pixel * d(w.general_pixels) + c_.dwconv_per_call);
+          c_.dwconv_per_general_pixel * d(w.general_pixels) +
+          c_.dwconv_per_quad * d(w.general_quads) +
+          c_.dwconv_per_quad_row * d(w.general_quad_rows) +
+          c_.dwconv_per_scalar_channel * d(w.general_scalar_channels) +
+          c_.dwconv_per_scalar_row * d(w.general_scalar_rows) + c_.dwconv_per_call);
     case Op::AVERAGE_POOL_2D:
       return toCycles(c_.pool_per_element * d(w.window_elements) +
-                      c_.pool_per_output * d(w.outputs) + c_.op_per_call);
+                      c_.pool_per_output * d(w.outputs) + c_.pool_per_row * d(w.window_rows) +
+                      c_.pool_per_call);
     case Op::SOFTMAX:
-      return toCycles(c_.softmax_per_element * d(w.elements) + c_.op_per_call);
+      return toCycles(c_.softmax_per_element * d(w.elements) + c_.softmax_per_call);
     case Op::QUANTIZE:
       return toCycles((w.float_input ? c_.quantize_float_per_element : c_.quantize_per_element) *
                           d(w.elements) +
@@ -183,13 +226,14 @@ uint64_t CpuCostModel::cycles(tflite::BuiltinOperator op, const OpWork& w) const
                       c_.svdf_per_filter * d(w.filters) + c_.svdf_per_unit * d(w.outputs) +
                       c_.svdf_per_call);
     case Op::MAX_POOL_2D:
-      return toCycles(c_.pool_per_element * d(w.window_elements) +
-                      c_.pool_per_output * d(w.outputs) + c_.op_per_call);
+      return toCycles(c_.maxpool_per_element * d(w.window_elements) +
+                      c_.maxpool_per_output * d(w.outputs) + c_.maxpool_per_row * d(w.window_rows) +
+                      c_.maxpool_per_call);
     case Op::ADD:
     case Op::SUB:
-      return toCycles(c_.add_per_element * d(w.elements) + c_.op_per_call);
+      return toCycles(c_.add_per_element * d(w.elements) + c_.add_per_call);
     case Op::MUL:
-      return toCycles(c_.mul_per_element * d(w.elements) + c_.op_per_call);
+      return toCycles(c_.mul_per_element * d(w.elements) + c_.mul_per_call);
     case Op::MAXIMUM:
     case Op::MINIMUM:
       return toCycles(c_.minmax_per_element * d(w.elements) + c_.op_per_call);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "hilsim/rt/kernels/conv_common.h"
+#include "hilsim/timing/conv_schedule.h"
 
 namespace hilsim::rt {
 
@@ -41,11 +42,15 @@ inline void expectSharedQuantization(const Tensor& in, const Tensor& out) {
                      std::to_string(out.quant.zero_point0()) + ")");
 }
 
-// The cost model's work of a pooling layer: its outputs and the window elements they read.
+// The cost model's work of a pooling layer: its outputs, the window elements they read and the
+// window rows inside the input over the output pixels.
 inline OpWork poolWork(const WindowGeometry& g) {
   OpWork work;
   work.outputs = g.outputs();
   work.window_elements = work.outputs * uint64_t(g.filter_h) * uint64_t(g.filter_w);
+  work.window_rows = uint64_t(g.batches) * uint64_t(g.out_w) *
+                     timing::tapsInside(uint32_t(g.out_h), uint32_t(g.stride_h), uint32_t(g.pad_h),
+                                        uint32_t(g.filter_h), 1, uint32_t(g.in_h));
   return work;
 }
 

@@ -40,6 +40,8 @@ void expectCoefficientsEq(const timing::CpuCoefficients& a, const timing::CpuCoe
   EXPECT_EQ(a.conv_per_padded_mac, b.conv_per_padded_mac);
   EXPECT_EQ(a.conv_per_patch_element, b.conv_per_patch_element);
   EXPECT_EQ(a.conv_per_pixel_tap, b.conv_per_pixel_tap);
+  EXPECT_EQ(a.conv_per_tail_mac, b.conv_per_tail_mac);
+  EXPECT_EQ(a.conv_per_unaligned_load, b.conv_per_unaligned_load);
   EXPECT_EQ(a.dwconv_per_mac, b.dwconv_per_mac);
   EXPECT_EQ(a.dwconv_per_call, b.dwconv_per_call);
   EXPECT_EQ(a.dwconv_per_tap, b.dwconv_per_tap);
@@ -48,6 +50,10 @@ void expectCoefficientsEq(const timing::CpuCoefficients& a, const timing::CpuCoe
   EXPECT_EQ(a.dwconv_per_scalar_mac, b.dwconv_per_scalar_mac);
   EXPECT_EQ(a.dwconv_per_pixel, b.dwconv_per_pixel);
   EXPECT_EQ(a.dwconv_per_general_pixel, b.dwconv_per_general_pixel);
+  EXPECT_EQ(a.dwconv_per_quad, b.dwconv_per_quad);
+  EXPECT_EQ(a.dwconv_per_quad_row, b.dwconv_per_quad_row);
+  EXPECT_EQ(a.dwconv_per_scalar_channel, b.dwconv_per_scalar_channel);
+  EXPECT_EQ(a.dwconv_per_scalar_row, b.dwconv_per_scalar_row);
   EXPECT_EQ(a.pool_per_element, b.pool_per_element);
   EXPECT_EQ(a.softmax_per_element, b.softmax_per_element);
   EXPECT_EQ(a.quantize_per_element, b.quantize_per_element);
@@ -69,6 +75,15 @@ void expectCoefficientsEq(const timing::CpuCoefficients& a, const timing::CpuCoe
   EXPECT_EQ(a.hard_swish_per_element, b.hard_swish_per_element);
   EXPECT_EQ(a.copy_per_element, b.copy_per_element);
   EXPECT_EQ(a.mean_per_element, b.mean_per_element);
+  EXPECT_EQ(a.pool_per_call, b.pool_per_call);
+  EXPECT_EQ(a.maxpool_per_element, b.maxpool_per_element);
+  EXPECT_EQ(a.maxpool_per_output, b.maxpool_per_output);
+  EXPECT_EQ(a.maxpool_per_call, b.maxpool_per_call);
+  EXPECT_EQ(a.pool_per_row, b.pool_per_row);
+  EXPECT_EQ(a.maxpool_per_row, b.maxpool_per_row);
+  EXPECT_EQ(a.softmax_per_call, b.softmax_per_call);
+  EXPECT_EQ(a.add_per_call, b.add_per_call);
+  EXPECT_EQ(a.mul_per_call, b.mul_per_call);
   EXPECT_EQ(a.lstm_per_mac, b.lstm_per_mac);
   EXPECT_EQ(a.lstm_per_recurrent_mac, b.lstm_per_recurrent_mac);
   EXPECT_EQ(a.lstm_per_unaligned_load, b.lstm_per_unaligned_load);

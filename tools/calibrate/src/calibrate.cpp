@@ -67,6 +67,9 @@ double elementsTerm(const OpWork& w, const CpuCoefficients&) {
 double tapsTerm(const OpWork& w, const CpuCoefficients&) {
   return double(w.window_elements);
 }
+double windowRowsTerm(const OpWork& w, const CpuCoefficients&) {
+  return double(w.window_rows);
+}
 double one(const OpWork&, const CpuCoefficients&) {
   return 1.0;
 }
@@ -165,7 +168,11 @@ std::vector<Group> groups() {
         {&CpuCoefficients::conv_per_patch_element, "conv_per_patch_element",
          [](const OpWork& w, const CpuCoefficients&) { return double(w.patch_elements); }, true},
         {&CpuCoefficients::conv_per_pixel_tap, "conv_per_pixel_tap",
-         [](const OpWork& w, const CpuCoefficients&) { return double(w.pixel_taps); }, true}},
+         [](const OpWork& w, const CpuCoefficients&) { return double(w.pixel_taps); }, true},
+        {&CpuCoefficients::conv_per_tail_mac, "conv_per_tail_mac",
+         [](const OpWork& w, const CpuCoefficients&) { return double(w.tail_macs); }, true},
+        {&CpuCoefficients::conv_per_unaligned_load, "conv_per_unaligned_load",
+         [](const OpWork& w, const CpuCoefficients&) { return double(w.unaligned_loads); }, true}},
        [](Op, const OpWork& w, size_t term) {
          if (term == 0) return w.pointwise;
          if (term == 1 || term >= 5) return !w.pointwise;
@@ -184,10 +191,20 @@ std::vector<Group> groups() {
         {&CpuCoefficients::dwconv_per_pixel, "dwconv_per_pixel",
          [](const OpWork& w, const CpuCoefficients&) { return double(w.pixels); }, true},
         {&CpuCoefficients::dwconv_per_general_pixel, "dwconv_per_general_pixel",
-         [](const OpWork& w, const CpuCoefficients&) { return double(w.general_pixels); }, true}},
+         [](const OpWork& w, const CpuCoefficients&) { return double(w.general_pixels); }, true},
+        {&CpuCoefficients::dwconv_per_quad, "dwconv_per_quad",
+         [](const OpWork& w, const CpuCoefficients&) { return double(w.general_quads); }, true},
+        {&CpuCoefficients::dwconv_per_quad_row, "dwconv_per_quad_row",
+         [](const OpWork& w, const CpuCoefficients&) { return double(w.general_quad_rows); }, true},
+        {&CpuCoefficients::dwconv_per_scalar_channel, "dwconv_per_scalar_channel",
+         [](const OpWork& w, const CpuCoefficients&) { return double(w.general_scalar_channels); },
+         true},
+        {&CpuCoefficients::dwconv_per_scalar_row, "dwconv_per_scalar_row",
+         [](const OpWork& w, const CpuCoefficients&) { return double(w.general_scalar_rows); },
+         true}},
        everyTerm});
-  // Pooling, SOFTMAX, element-wise ops, QUANTIZE and DEQUANTIZE: a per-element coefficient each
-  // and the shared op_per_call.
+  // Pooling, SOFTMAX, element-wise ops, QUANTIZE and DEQUANTIZE: a per-element coefficient each;
+  // per call pooling, SOFTMAX, ADD and MUL have their own, the others share op_per_call.
   out.push_back(
       {{Op::AVERAGE_POOL_2D, Op::MAX_POOL_2D, Op::SOFTMAX, Op::ADD, Op::MUL, Op::QUANTIZE,
         Op::DEQUANTIZE, Op::LOGISTIC, Op::TANH},
@@ -200,12 +217,21 @@ std::vector<Group> groups() {
         {&CpuCoefficients::quantize_float_per_element, "quantize_float_per_element", elementsTerm},
         {&CpuCoefficients::dequantize_per_element, "dequantize_per_element", elementsTerm},
         {&CpuCoefficients::activation_per_element, "activation_per_element", elementsTerm},
-        {&CpuCoefficients::op_per_call, "op_per_call", one}},
+        {&CpuCoefficients::op_per_call, "op_per_call", one},
+        {&CpuCoefficients::pool_per_call, "pool_per_call", one},
+        {&CpuCoefficients::softmax_per_call, "softmax_per_call", one},
+        {&CpuCoefficients::add_per_call, "add_per_call", one},
+        {&CpuCoefficients::mul_per_call, "mul_per_call", one},
+        {&CpuCoefficients::maxpool_per_element, "maxpool_per_element", tapsTerm},
+        {&CpuCoefficients::maxpool_per_output, "maxpool_per_output", outputsTerm},
+        {&CpuCoefficients::maxpool_per_call, "maxpool_per_call", one},
+        {&CpuCoefficients::pool_per_row, "pool_per_row", windowRowsTerm, true},
+        {&CpuCoefficients::maxpool_per_row, "maxpool_per_row", windowRowsTerm, true}},
        [](Op op, const OpWork& w, size_t term) {
          switch (term) {
            case 0:
            case 1:
-             return op == Op::AVERAGE_POOL_2D || op == Op::MAX_POOL_2D;
+             return op == Op::AVERAGE_POOL_2D;
            case 2:
              return op == Op::SOFTMAX;
            case 3:
@@ -220,8 +246,21 @@ std::vector<Group> groups() {
              return op == Op::DEQUANTIZE;
            case 8:
              return op == Op::LOGISTIC || op == Op::TANH;
-           default:
-             return true;
+           case 9:  // op_per_call: the operators without a per-call term of their own
+             return op == Op::QUANTIZE || op == Op::DEQUANTIZE || op == Op::LOGISTIC ||
+                    op == Op::TANH;
+           case 10:
+             return op == Op::AVERAGE_POOL_2D;
+           case 11:
+             return op == Op::SOFTMAX;
+           case 12:
+             return op == Op::ADD;
+           case 13:
+             return op == Op::MUL;
+           case 17:
+             return op == Op::AVERAGE_POOL_2D;
+           default:  // 14-16, 18: MAX_POOL_2D's own
+             return op == Op::MAX_POOL_2D;
          }
        }});
   out.push_back(

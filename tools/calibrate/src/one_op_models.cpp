@@ -510,7 +510,8 @@ std::vector<OneOpModel> calibrationShapes() {
                                              {1, 8, 128, 1, 4},
                                              {1, 128, 8, 3, 64}})
       shapes.push_back(svdfModel(batches, input_size, units, rank, memory, int16_state));
-  // CONV_2D: pointwise over 8 to 256 channels, 3x3 and first-layer kernels over few channels.
+  // CONV_2D: pointwise over 8 to 256 channels, 3x3 and first-layer kernels over few channels,
+  // filter sizes K of every residue mod 4 and odd filter counts.
   for (const auto& [h, w, in_c, out_c, kh, kw, s] :
        std::vector<std::array<int32_t, 7>>{{24, 24, 8, 16, 1, 1, 1},
                                            {12, 12, 32, 32, 1, 1, 1},
@@ -526,7 +527,10 @@ std::vector<OneOpModel> calibrationShapes() {
                                            {8, 8, 64, 64, 3, 3, 2},
                                            {49, 10, 1, 16, 10, 4, 2},
                                            {20, 20, 1, 8, 5, 5, 1},
-                                           {12, 12, 8, 8, 5, 5, 1}})
+                                           {12, 12, 8, 8, 5, 5, 1},
+                                           {12, 12, 5, 12, 3, 3, 1},
+                                           {10, 10, 6, 7, 3, 3, 1},
+                                           {14, 14, 3, 9, 5, 5, 2}})
     shapes.push_back(convModel(h, w, in_c, out_c, kh, kw, s));
   // DEPTHWISE_CONV_2D: 3x3 at stride 1 and 2 over 1 to 256 channels, larger and rectangular
   // kernels (tall ones over many channels, as in streaming keyword models), and depth multipliers

@@ -52,6 +52,11 @@ struct ConvGeometry {
   bool operator!=(const ConvGeometry& o) const { return !(*this == o); }
 };
 
+// Filter taps along one axis that lie inside the input, summed over the `out` output positions
+// (position o's taps read o * stride - pad + f * dilation for f < filter).
+uint64_t tapsInside(uint32_t out, uint32_t stride, uint32_t pad, uint32_t filter, uint32_t dilation,
+                    uint32_t in);
+
 // Input rows [begin, begin + count) that output rows [oy_begin, oy_begin + oy_count) read,
 // clipped to the input (rows in the padding are not loaded).
 struct RowRange {

@@ -19,27 +19,45 @@
 //                      + conv_per_output * outputs + conv_per_call
 //                      + (not 1x1) conv_per_padded_mac * padding MACs
 //                      + conv_per_patch_element * patch elements + conv_per_pixel_tap * pixel taps
+//                      + conv_per_tail_mac * tail MACs
+//                      + conv_per_unaligned_load * unaligned weight loads
 //                      (inside taps: filter taps inside the input, summed over every output;
 //                      inside MACs: their products, inside taps x input channels per filter;
 //                      padding MACs: the products of the taps outside it; pixel taps: output
 //                      pixels x KH x KW; patch elements: pixel taps x input channels per filter,
-//                      what an im2col kernel copies)
+//                      what an im2col kernel copies; tail MACs: output pixels x filters x
+//                      (K mod 4), the rests of its four-wide loops; unaligned weight loads: its
+//                      word loads of filter rows (filter f at f x K bytes) that start at an
+//                      address not a multiple of 4, one per four MACs, a row read once per pair
+//                      of output pixels, or per pixel for a filter left over from the pairs of
+//                      its group and for the last pixel of an odd count)
 //   DEPTHWISE_CONV_2D  dwconv_per_mac * inside MACs + dwconv_per_tap * taps checked
 //                      + dwconv_per_row * rows checked + dwconv_per_output * outputs
 //                      + dwconv_per_call + dwconv_per_scalar_mac * scalar MACs
 //                      + dwconv_per_pixel * output pixels
 //                      + dwconv_per_general_pixel * general pixels
+//                      + dwconv_per_quad * general quads + dwconv_per_quad_row * quad rows
+//                      + dwconv_per_scalar_channel * general scalar channels
+//                      + dwconv_per_scalar_row * scalar rows
 //                      (taps checked: outputs x KH x KW; rows checked: outputs x KH;
 //                      inside MACs: the taps inside the input; scalar MACs: the inside MACs of
 //                      the channels a four-channel kernel leaves to scalar code, the last
 //                      in_c mod 4 at depth multiplier 1 and every channel above it; general
 //                      pixels: output pixels outside an unrolled 3x3 kernel's path, every
 //                      pixel unless KH = KW = 3, dilation 1 and depth multiplier 1, else those
-//                      whose window is not wholly inside the input)
-//   AVERAGE_POOL_2D,   pool_per_element * outputs * KH * KW + pool_per_output * outputs
-//                      + op_per_call
-//   MAX_POOL_2D
-//   SOFTMAX            softmax_per_element * elements + op_per_call
+//                      whose window is not wholly inside the input; general quads: their
+//                      four-channel groups, in_c / 4 per general pixel at depth multiplier 1, 0
+//                      above it; general scalar channels: their scalar channels per general
+//                      pixel; quad rows, scalar rows: those groups and channels times the filter
+//                      rows inside the input, one loop over a window row each)
+//   AVERAGE_POOL_2D    pool_per_element * outputs * KH * KW + pool_per_output * outputs
+//                      + pool_per_row * window rows + pool_per_call
+//   MAX_POOL_2D        maxpool_per_element * outputs * KH * KW
+//                      + maxpool_per_output * outputs + maxpool_per_row * window rows
+//                      + maxpool_per_call
+//                      (window rows: the window rows inside the input summed over the output
+//                      pixels, batches x OW x the rows inside over OH)
+//   SOFTMAX            softmax_per_element * elements + softmax_per_call
 //   QUANTIZE           quantize_per_element * elements + op_per_call (integer input),
 //                      quantize_float_per_element * elements + op_per_call (float input)
 //   DEQUANTIZE         dequantize_per_element * elements + op_per_call
@@ -50,8 +68,8 @@
 //                      + svdf_per_call
 //                      (feature MACs = batches * filters * input size, time MACs = batches *
 //                      filters * memory; the whole state buffer is shifted by one element)
-//   ADD, SUB           add_per_element * elements + op_per_call
-//   MUL                mul_per_element * elements + op_per_call
+//   ADD, SUB           add_per_element * elements + add_per_call
+//   MUL                mul_per_element * elements + mul_per_call
 //   MAXIMUM, MINIMUM   minmax_per_element * elements + op_per_call
 //   LOGISTIC, TANH     activation_per_element * elements + op_per_call
 //   HARD_SWISH         hard_swish_per_element * elements + op_per_call
@@ -110,6 +128,10 @@ struct CpuCoefficients {
   double conv_per_padded_mac = 0.0;
   double conv_per_patch_element = 0.0;
   double conv_per_pixel_tap = 0.0;
+  // The optimized im2col kernel: per MAC in the K mod 4 rest of a dot product, per word load
+  // from an unaligned filter row.
+  double conv_per_tail_mac = 0.0;
+  double conv_per_unaligned_load = 0.0;
   double dwconv_per_mac = 0.0;
   double dwconv_per_tap = 0.0;  // per tap checked against the input, inside or not
   double dwconv_per_row = 0.0;  // per filter row checked against the input
@@ -122,6 +144,12 @@ struct CpuCoefficients {
   double dwconv_per_scalar_mac = 0.0;
   double dwconv_per_pixel = 0.0;
   double dwconv_per_general_pixel = 0.0;
+  // Outside the unrolled path: per four-channel group and per scalar channel of an output pixel
+  // (their sums' set-up and requantization), and per filter row inside the input of each.
+  double dwconv_per_quad = 0.0;
+  double dwconv_per_quad_row = 0.0;
+  double dwconv_per_scalar_channel = 0.0;
+  double dwconv_per_scalar_row = 0.0;
   double pool_per_element = 0.0;
   double pool_per_output = 0.0;
   double softmax_per_element = 0.0;
@@ -130,7 +158,21 @@ struct CpuCoefficients {
   double dequantize_per_element = 0.0;
   double reshape_per_call = 0.0;
   double reshape_per_byte = 0.0;
-  double op_per_call = 0.0;
+  double op_per_call = 0.0;  // the per-call cost of the operators without one of their own
+  // Per invocation of pooling, SOFTMAX, ADD and SUB, and MUL: their kernels' set-up (the
+  // optimized library's differ most from op_per_call).
+  double pool_per_call = 0.0;
+  // MAX_POOL_2D: per window element, per output, per invocation (AVERAGE_POOL_2D: pool_*).
+  double maxpool_per_element = 0.0;
+  double maxpool_per_output = 0.0;
+  double maxpool_per_call = 0.0;
+  // The optimized pooling kernels walk each output pixel's window row by row, all channels at
+  // once: per window row inside the input (0 for the reference kernels).
+  double pool_per_row = 0.0;
+  double maxpool_per_row = 0.0;
+  double softmax_per_call = 0.0;
+  double add_per_call = 0.0;
+  double mul_per_call = 0.0;
   // SVDF: the feature product (a MAC per input element and filter), the time product (a MAC per
   // state element), the state shift (bytes moved), per filter (the feature sum's requantization
   // and narrowing to the state, the time sum) and per unit (bias, rank sum, requantization).
@@ -212,20 +254,26 @@ struct OpWork {
   uint64_t window_elements = 0;  // pooling: outputs * KH * KW; CONV_2D: taps inside the input x
                                  // output channels; DEPTHWISE_CONV_2D: taps checked (outputs x
                                  // KH x KW)
-  uint64_t window_rows = 0;      // DEPTHWISE_CONV_2D: filter rows checked (outputs x KH)
+  uint64_t window_rows = 0;      // DEPTHWISE_CONV_2D: filter rows checked (outputs x KH);
+                                 // pooling: window rows inside the input over the output pixels
   uint64_t pixel_taps = 0;       // CONV_2D: output pixels x KH x KW
   uint64_t patch_elements = 0;   // CONV_2D: pixel taps x input channels per filter
   uint64_t scalar_macs = 0;      // DEPTHWISE_CONV_2D: inside MACs of the channels outside a
                                  // four-channel loop (in_c mod 4; all at depth multiplier > 1)
   uint64_t pixels = 0;           // DEPTHWISE_CONV_2D: output pixels (batches x OH x OW)
+  uint64_t general_quads = 0;    // DEPTHWISE_CONV_2D: see the formula above
+  uint64_t general_quad_rows = 0;
+  uint64_t general_scalar_channels = 0;
+  uint64_t general_scalar_rows = 0;
   uint64_t general_pixels = 0;   // DEPTHWISE_CONV_2D: output pixels outside the unrolled 3x3
                                  // path (see the formula above)
   uint64_t state_bytes = 0;      // SVDF state shifted per invocation; LSTM state bytes
   uint64_t filters = 0;          // SVDF: batches x filters
   uint64_t steps = 0;            // LSTM: sequence steps (time steps, x batch when batch-major)
   uint64_t recurrent_macs = 0;   // LSTM: MACs of the recurrent product (part of macs)
-  uint64_t unaligned_loads = 0;  // LSTM: unaligned word loads of the gate products (lstmGateLoads)
-  uint64_t tail_macs = 0;        // LSTM: gate-product MACs outside its four-wide loops
+  uint64_t unaligned_loads = 0;  // LSTM, CONV_2D (not 1x1): the optimized kernels' word loads at
+                                 // unaligned addresses (see the formulas above)
+  uint64_t tail_macs = 0;        // LSTM, CONV_2D (not 1x1): MACs outside their four-wide loops
   uint32_t gemm_rows = 0;        // FULLY_CONNECTED: rows, K, N (for reduction padding)
   uint32_t gemm_k = 0;
   uint32_t gemm_n = 0;
