@@ -24,6 +24,15 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
+// The terms of the optimized kernels' structure (calibrate.cpp: Term::optimized_only).
+const char* const kOptimizedOnlyTerms[] = {
+    "conv_per_padded_mac",       "conv_per_patch_element",  "conv_per_pixel_tap",
+    "conv_per_tail_mac",         "conv_per_unaligned_load", "pool_per_row",
+    "maxpool_per_row",           "dwconv_per_scalar_mac",   "dwconv_per_pixel",
+    "dwconv_per_general_pixel",  "dwconv_per_quad",         "dwconv_per_quad_row",
+    "dwconv_per_scalar_channel", "dwconv_per_scalar_row",   "fc_per_weight_read",
+    "fc_per_tail_mac",           "lstm_per_unaligned_load", "lstm_per_tail_mac"};
+
 TEST(Calibrate, WritesALoadableConfigWithItsFitErrors) {
   const std::string dir = makeTestDir();
   const std::string out = dir + "/cal.yaml";
@@ -45,13 +54,7 @@ TEST(Calibrate, WritesALoadableConfigWithItsFitErrors) {
     EXPECT_GT(cal["cpu"]["coefficients"][key].as<double>(), 0.0) << key;
 
   // The terms of the optimized kernels' structure are not the reference kernels': not fitted.
-  for (const char* key :
-       {"conv_per_padded_mac", "conv_per_patch_element", "conv_per_pixel_tap", "conv_per_tail_mac",
-        "conv_per_unaligned_load", "pool_per_row", "maxpool_per_row", "dwconv_per_scalar_mac",
-        "dwconv_per_pixel", "dwconv_per_general_pixel", "dwconv_per_quad", "dwconv_per_quad_row",
-        "dwconv_per_scalar_channel", "dwconv_per_scalar_row", "fc_per_weight_read",
-        "fc_per_tail_mac", "lstm_per_unaligned_load", "lstm_per_tail_mac"})
-    EXPECT_FALSE(cal["cpu"]["coefficients"][key]) << key;
+  for (const char* key : kOptimizedOnlyTerms) EXPECT_FALSE(cal["cpu"]["coefficients"][key]) << key;
 
   // The file is a config: `config` resolves it, and its coefficients are the ones in effect.
   const RunOutcome c = runHilsim({"config", "--config", out});
@@ -70,13 +73,7 @@ TEST(Calibrate, OptimizedLibraryFitsItsKernelsOwnTerms) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const YAML::Node cal = YAML::Load(slurp(out));
   EXPECT_EQ(cal["cpu"]["kernels"].as<std::string>(), "optimized");
-  for (const char* key :
-       {"conv_per_padded_mac", "conv_per_patch_element", "conv_per_pixel_tap", "conv_per_tail_mac",
-        "conv_per_unaligned_load", "pool_per_row", "maxpool_per_row", "dwconv_per_scalar_mac",
-        "dwconv_per_pixel", "dwconv_per_general_pixel", "dwconv_per_quad", "dwconv_per_quad_row",
-        "dwconv_per_scalar_channel", "dwconv_per_scalar_row", "fc_per_weight_read",
-        "fc_per_tail_mac", "lstm_per_unaligned_load", "lstm_per_tail_mac"})
-    ASSERT_TRUE(cal["cpu"]["coefficients"][key]) << key;
+  for (const char* key : kOptimizedOnlyTerms) ASSERT_TRUE(cal["cpu"]["coefficients"][key]) << key;
   // Scalar channels cost more per MAC than the four-channel loop's; the patch copy costs.
   EXPECT_GT(cal["cpu"]["coefficients"]["dwconv_per_scalar_mac"].as<double>(), 0.0);
   EXPECT_GT(cal["cpu"]["coefficients"]["conv_per_patch_element"].as<double>(), 0.0);
