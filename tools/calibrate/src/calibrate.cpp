@@ -203,64 +203,52 @@ std::vector<Group> groups() {
          [](const OpWork& w, const CpuCoefficients&) { return double(w.general_scalar_rows); },
          true}},
        everyTerm});
-  // Pooling, SOFTMAX, element-wise ops, QUANTIZE and DEQUANTIZE: a per-element coefficient each;
-  // per call pooling, SOFTMAX, ADD and MUL have their own, the others share op_per_call.
+  // Pooling, SOFTMAX, ADD and MUL: per element (window element) and per call, each its own.
+  out.push_back({{Op::AVERAGE_POOL_2D},
+                 {{&CpuCoefficients::pool_per_element, "pool_per_element", tapsTerm},
+                  {&CpuCoefficients::pool_per_output, "pool_per_output", outputsTerm},
+                  {&CpuCoefficients::pool_per_call, "pool_per_call", one},
+                  {&CpuCoefficients::pool_per_row, "pool_per_row", windowRowsTerm, true}},
+                 everyTerm});
+  out.push_back({{Op::MAX_POOL_2D},
+                 {{&CpuCoefficients::maxpool_per_element, "maxpool_per_element", tapsTerm},
+                  {&CpuCoefficients::maxpool_per_output, "maxpool_per_output", outputsTerm},
+                  {&CpuCoefficients::maxpool_per_call, "maxpool_per_call", one},
+                  {&CpuCoefficients::maxpool_per_row, "maxpool_per_row", windowRowsTerm, true}},
+                 everyTerm});
+  out.push_back({{Op::SOFTMAX},
+                 {{&CpuCoefficients::softmax_per_element, "softmax_per_element", elementsTerm},
+                  {&CpuCoefficients::softmax_per_call, "softmax_per_call", one}},
+                 everyTerm});
+  out.push_back({{Op::ADD},
+                 {{&CpuCoefficients::add_per_element, "add_per_element", elementsTerm},
+                  {&CpuCoefficients::add_per_call, "add_per_call", one}},
+                 everyTerm});
+  out.push_back({{Op::MUL},
+                 {{&CpuCoefficients::mul_per_element, "mul_per_element", elementsTerm},
+                  {&CpuCoefficients::mul_per_call, "mul_per_call", one}},
+                 everyTerm});
+  // QUANTIZE, DEQUANTIZE, LOGISTIC and TANH: a per-element coefficient each and the shared
+  // op_per_call.
   out.push_back(
-      {{Op::AVERAGE_POOL_2D, Op::MAX_POOL_2D, Op::SOFTMAX, Op::ADD, Op::MUL, Op::QUANTIZE,
-        Op::DEQUANTIZE, Op::LOGISTIC, Op::TANH},
-       {{&CpuCoefficients::pool_per_element, "pool_per_element", tapsTerm},
-        {&CpuCoefficients::pool_per_output, "pool_per_output", outputsTerm},
-        {&CpuCoefficients::softmax_per_element, "softmax_per_element", elementsTerm},
-        {&CpuCoefficients::add_per_element, "add_per_element", elementsTerm},
-        {&CpuCoefficients::mul_per_element, "mul_per_element", elementsTerm},
-        {&CpuCoefficients::quantize_per_element, "quantize_per_element", elementsTerm},
+      {{Op::QUANTIZE, Op::DEQUANTIZE, Op::LOGISTIC, Op::TANH},
+       {{&CpuCoefficients::quantize_per_element, "quantize_per_element", elementsTerm},
         {&CpuCoefficients::quantize_float_per_element, "quantize_float_per_element", elementsTerm},
         {&CpuCoefficients::dequantize_per_element, "dequantize_per_element", elementsTerm},
         {&CpuCoefficients::activation_per_element, "activation_per_element", elementsTerm},
-        {&CpuCoefficients::op_per_call, "op_per_call", one},
-        {&CpuCoefficients::pool_per_call, "pool_per_call", one},
-        {&CpuCoefficients::softmax_per_call, "softmax_per_call", one},
-        {&CpuCoefficients::add_per_call, "add_per_call", one},
-        {&CpuCoefficients::mul_per_call, "mul_per_call", one},
-        {&CpuCoefficients::maxpool_per_element, "maxpool_per_element", tapsTerm},
-        {&CpuCoefficients::maxpool_per_output, "maxpool_per_output", outputsTerm},
-        {&CpuCoefficients::maxpool_per_call, "maxpool_per_call", one},
-        {&CpuCoefficients::pool_per_row, "pool_per_row", windowRowsTerm, true},
-        {&CpuCoefficients::maxpool_per_row, "maxpool_per_row", windowRowsTerm, true}},
+        {&CpuCoefficients::op_per_call, "op_per_call", one}},
        [](Op op, const OpWork& w, size_t term) {
          switch (term) {
            case 0:
-           case 1:
-             return op == Op::AVERAGE_POOL_2D;
-           case 2:
-             return op == Op::SOFTMAX;
-           case 3:
-             return op == Op::ADD;
-           case 4:
-             return op == Op::MUL;
-           case 5:
              return op == Op::QUANTIZE && !w.float_input;
-           case 6:
+           case 1:
              return op == Op::QUANTIZE && w.float_input;
-           case 7:
+           case 2:
              return op == Op::DEQUANTIZE;
-           case 8:
+           case 3:
              return op == Op::LOGISTIC || op == Op::TANH;
-           case 9:  // op_per_call: the operators without a per-call term of their own
-             return op == Op::QUANTIZE || op == Op::DEQUANTIZE || op == Op::LOGISTIC ||
-                    op == Op::TANH;
-           case 10:
-             return op == Op::AVERAGE_POOL_2D;
-           case 11:
-             return op == Op::SOFTMAX;
-           case 12:
-             return op == Op::ADD;
-           case 13:
-             return op == Op::MUL;
-           case 17:
-             return op == Op::AVERAGE_POOL_2D;
-           default:  // 14-16, 18: MAX_POOL_2D's own
-             return op == Op::MAX_POOL_2D;
+           default:
+             return true;
          }
        }});
   out.push_back(
