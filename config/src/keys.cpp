@@ -589,7 +589,13 @@ std::vector<KeySpec> buildTable() {
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.lstm_per_call), "cycles/call", 0, kUnbounded,
                        "UNIDIRECTIONAL_SEQUENCE_LSTM, per invocation.", kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.fc_first_call), "cycles/call", 0, kUnbounded,
-                       "FULLY_CONNECTED, added to the first invocation in an inference.", kPreset));
+                       "FULLY_CONNECTED (int8), added to the first invocation in an inference.",
+                       kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.fc_float_first_call), "cycles/call", 0,
+                       kUnbounded,
+                       "FULLY_CONNECTED in float32, added to the first invocation in an "
+                       "inference.",
+                       kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.conv_first_call), "cycles/call", 0, kUnbounded,
                        "CONV_2D, added to the first invocation in an inference.", kPreset));
   t.push_back(

@@ -293,9 +293,13 @@ void Interpreter::prepareNode(size_t n) {
   } catch (...) {
     rethrowForNode(model_, node);
   }
-  const bool first = std::none_of(nodes_.begin(), nodes_.begin() + static_cast<ptrdiff_t>(n),
-                                  [&node](const Node& earlier) { return earlier.op == node.op; });
-  first_call_cycles_[n] = first ? options_.cost_model.firstCallCycles(node.op) : 0;
+  // The first node of an operator run by the same kernel (a float32 FULLY_CONNECTED has its own).
+  const auto coefficient = timing::firstCallCoefficient(node.op, work_[n]);
+  bool first = true;
+  for (size_t e = 0; e < n; ++e)
+    if (nodes_[e].op == node.op && timing::firstCallCoefficient(node.op, work_[e]) == coefficient)
+      first = false;
+  first_call_cycles_[n] = first ? options_.cost_model.firstCallCycles(node.op, work_[n]) : 0;
   ref_cycles_[n] = priceNode(n, work_[n]);
 }
 

@@ -96,27 +96,51 @@ TEST(Calibrate, FitsTheFirstCallOfAKernelApart) {
   EXPECT_LT(firstCall("rv32im"), 60.0);
 }
 
+// The cost model's cycles of each layer of `model` with one coefficient set.
+std::vector<double> costLayers(const std::string& dir, const std::string& model,
+                               const std::string& coefficient, const std::string& value) {
+  const std::string report = dir + "/" + coefficient + value + ".json";
+  const RunOutcome r =
+      runHilsim({"run", "--model", sharedDir() + "/models/" + model, "--mode", "ref", "--quiet",
+                 "--report", report, "--set", "cpu.preset=cortex-m4f", "--set", "cpu.model=cost",
+                 "--set", "cpu.coefficients." + coefficient + "=" + value});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  std::vector<double> cycles;
+  for (const YAML::Node& l : YAML::LoadFile(report)["layers"])
+    cycles.push_back(l["ref_cycles"].as<double>());
+  return cycles;
+}
+
 // The first FULLY_CONNECTED of an inference pays fc_first_call, the later ones do not.
 TEST(Calibrate, OnlyAnOperatorsFirstLayerPaysItsFirstCall) {
   const std::string dir = makeTestDir();
-  const auto layers = [&](const std::string& first_call) {
-    const std::string report = dir + "/r" + first_call + ".json";
-    const RunOutcome r =
-        runHilsim({"run", "--model", sharedDir() + "/models/hello_world_int8.tflite", "--mode",
-                   "ref", "--quiet", "--report", report, "--set", "cpu.preset=cortex-m4f", "--set",
-                   "cpu.model=cost", "--set", "cpu.coefficients.fc_first_call=" + first_call});
-    EXPECT_EQ(r.exit_code, 0) << r.err;
-    std::vector<double> cycles;
-    for (const YAML::Node& l : YAML::LoadFile(report)["layers"])
-      cycles.push_back(l["ref_cycles"].as<double>());
-    return cycles;
-  };
-  const std::vector<double> without = layers("0"), with = layers("1000");
+  const std::string model = "hello_world_int8.tflite";
+  const std::vector<double> without = costLayers(dir, model, "fc_first_call", "0"),
+                            with = costLayers(dir, model, "fc_first_call", "1000");
   ASSERT_EQ(without.size(), 3u);
   ASSERT_EQ(with.size(), 3u);
   EXPECT_EQ(with[0] - without[0], 1000.0);
   EXPECT_EQ(with[1], without[1]);
   EXPECT_EQ(with[2], without[2]);
+  // The float32 kernel's first call is not the int8 one's.
+  EXPECT_EQ(costLayers(dir, model, "fc_float_first_call", "0"),
+            costLayers(dir, model, "fc_float_first_call", "1000"));
+}
+
+// A float32 FULLY_CONNECTED runs a kernel of its own: its first layer pays fc_float_first_call,
+// not fc_first_call.
+TEST(Calibrate, AFloatFullyConnectedPaysItsOwnFirstCall) {
+  const std::string dir = makeTestDir();
+  const std::string model = "hello_world_float.tflite";
+  const std::vector<double> without = costLayers(dir, model, "fc_float_first_call", "0"),
+                            with = costLayers(dir, model, "fc_float_first_call", "1000");
+  ASSERT_EQ(without.size(), 3u);
+  ASSERT_EQ(with.size(), 3u);
+  EXPECT_EQ(with[0] - without[0], 1000.0);
+  EXPECT_EQ(with[1], without[1]);
+  EXPECT_EQ(with[2], without[2]);
+  EXPECT_EQ(costLayers(dir, model, "fc_first_call", "0"),
+            costLayers(dir, model, "fc_first_call", "1000"));
 }
 
 TEST(Calibrate, UsageErrorsAreExitTwoWithOneLine) {
@@ -241,11 +265,16 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"mlperf_ad01_int8.tflite", "cortex-m4f", "optimized"},
         Case{"hello_world_int8.tflite", "cortex-m4f"},
         // Board presets with tables of their own: fe310's uncached QSPI flash, stm32g0b1's two
-        // wait states without a data cache.
+        // wait states without a data cache, nrf5340's cache; the float32 FULLY_CONNECTED's own
+        // first call behind the FE310's QSPI flash.
         Case{"mlperf_ad01_int8.tflite", "stm32g0b1", "optimized"},
         Case{"dtln_noise_suppression.tflite", "stm32g0b1", "optimized"},
         Case{"micro_speech_quantized.tflite", "fe310", "optimized"},
-        Case{"dtln_noise_suppression.tflite", "fe310", "optimized"}),
+        Case{"dtln_noise_suppression.tflite", "fe310", "optimized"},
+        Case{"hello_world_float.tflite", "fe310"},
+        Case{"hello_world_float.tflite", "fe310", "optimized"},
+        Case{"hello_world_int8.tflite", "fe310", "optimized"},
+        Case{"hello_world_int8.tflite", "nrf5340", "optimized"}),
     [](const ::testing::TestParamInfo<Case>& info) {
       std::string name = info.param.model.substr(0, info.param.model.find('.')) + "_" +
                          info.param.preset +

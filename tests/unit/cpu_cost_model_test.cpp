@@ -67,14 +67,20 @@ TEST(CpuCostModel, FullyConnectedWeightReadsAndTailMacs) {
 TEST(CpuCostModel, FirstCallCoefficientPerOperator) {
   CpuCoefficients c;
   c.fc_first_call = 370.4;
+  c.fc_float_first_call = 2900;
   c.conv_first_call = 12;
   c.op_first_call = 290;
   const CpuCostModel model(c);
-  EXPECT_EQ(model.firstCallCycles(Op::FULLY_CONNECTED), 370u);
-  EXPECT_EQ(model.firstCallCycles(Op::CONV_2D), 12u);
-  EXPECT_EQ(model.firstCallCycles(Op::DEPTHWISE_CONV_2D), 0u);
-  EXPECT_EQ(model.firstCallCycles(Op::SOFTMAX), 290u);
-  EXPECT_EQ(model.firstCallCycles(Op::MAX_POOL_2D), 290u);
+  OpWork int8, float32;
+  float32.float_input = true;
+  EXPECT_EQ(model.firstCallCycles(Op::FULLY_CONNECTED, int8), 370u);
+  EXPECT_EQ(model.firstCallCycles(Op::FULLY_CONNECTED, float32), 2900u);
+  EXPECT_EQ(model.firstCallCycles(Op::CONV_2D, int8), 12u);
+  EXPECT_EQ(model.firstCallCycles(Op::DEPTHWISE_CONV_2D, int8), 0u);
+  EXPECT_EQ(model.firstCallCycles(Op::SOFTMAX, int8), 290u);
+  EXPECT_EQ(model.firstCallCycles(Op::MAX_POOL_2D, int8), 290u);
+  // QUANTIZE from float32 runs the same kernel as from int8.
+  EXPECT_EQ(model.firstCallCycles(Op::QUANTIZE, float32), 290u);
 }
 
 TEST(CpuCostModel, PublishedAddFiguresPerPreset) {

@@ -130,11 +130,12 @@ LstmGateLoads lstmGateLoads(uint32_t time_steps, uint32_t batches, uint32_t inpu
   return g;
 }
 
-double CpuCoefficients::*firstCallCoefficient(tflite::BuiltinOperator op) {
+double CpuCoefficients::*firstCallCoefficient(tflite::BuiltinOperator op, const OpWork& work) {
   using Op = tflite::BuiltinOperator;
   switch (op) {
     case Op::FULLY_CONNECTED:
-      return &CpuCoefficients::fc_first_call;
+      return work.float_input ? &CpuCoefficients::fc_float_first_call
+                              : &CpuCoefficients::fc_first_call;
     case Op::CONV_2D:
       return &CpuCoefficients::conv_first_call;
     case Op::DEPTHWISE_CONV_2D:
@@ -150,8 +151,8 @@ double CpuCoefficients::*firstCallCoefficient(tflite::BuiltinOperator op) {
   }
 }
 
-uint64_t CpuCostModel::firstCallCycles(tflite::BuiltinOperator op) const {
-  return toCycles(c_.*firstCallCoefficient(op));
+uint64_t CpuCostModel::firstCallCycles(tflite::BuiltinOperator op, const OpWork& work) const {
+  return toCycles(c_.*firstCallCoefficient(op, work));
 }
 
 CpuCostModel::CpuCostModel() : c_(cpuPreset("cortex-m55", KernelLibrary::kReference)) {}

@@ -22,6 +22,7 @@ void expectCoefficientsEq(const timing::CpuCoefficients& a, const timing::CpuCoe
   EXPECT_EQ(a.fc_per_weight_read, b.fc_per_weight_read);
   EXPECT_EQ(a.fc_per_tail_mac, b.fc_per_tail_mac);
   EXPECT_EQ(a.fc_first_call, b.fc_first_call);
+  EXPECT_EQ(a.fc_float_first_call, b.fc_float_first_call);
   EXPECT_EQ(a.conv_first_call, b.conv_first_call);
   EXPECT_EQ(a.dwconv_first_call, b.dwconv_first_call);
   EXPECT_EQ(a.svdf_first_call, b.svdf_first_call);
@@ -232,7 +233,7 @@ TEST(ConfigDefaults, BoardPresetsResolveToTheirPart) {
   const std::vector<Case> cases = {
       {"stm32g0b1", "cortex-m0plus", 64, 2, {8, true, 2, 2, 0, 1, false}, true, true},
       {"stm32l4r5", "cortex-m4f", 120, 5, {8, false, 128, 4, 32, 4, false}, false, false},
-      {"nrf5340", "cortex-m33", 128, 3, {16, false, 512, 2, 0, 1, true}, false, false},
+      {"nrf5340", "cortex-m33", 128, 3, {16, false, 512, 2, 0, 1, true}, true, true},
       {"stm32u575", "cortex-m33", 160, 4, {16, true, 512, 2, 0, 1, true}, false, true},
       {"ra6m4", "cortex-m33", 200, 3, {16, false, 512, 2, 0, 1, true}, true, true, 1},
       {"fe310", "rv32im", 320, 336, {32, false, 512, 2, 0, 1, false}, true, true},

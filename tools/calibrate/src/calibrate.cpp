@@ -347,6 +347,7 @@ void fitGroup(const Group& group, const std::vector<Sample>& samples, Calibratio
 const std::vector<std::pair<double CpuCoefficients::*, const char*>>& firstCallTerms() {
   static const std::vector<std::pair<double CpuCoefficients::*, const char*>> terms = {
       {&CpuCoefficients::fc_first_call, "fc_first_call"},
+      {&CpuCoefficients::fc_float_first_call, "fc_float_first_call"},
       {&CpuCoefficients::conv_first_call, "conv_first_call"},
       {&CpuCoefficients::dwconv_first_call, "dwconv_first_call"},
       {&CpuCoefficients::svdf_first_call, "svdf_first_call"},
@@ -363,7 +364,8 @@ void fitFirstCalls(const std::vector<Sample>& samples, Calibration* cal) {
     double sum = 0.0;
     size_t count = 0;
     for (const Sample& s : samples) {
-      if (!s.first_call_cycles || timing::firstCallCoefficient(s.op) != coefficient) continue;
+      if (!s.first_call_cycles || timing::firstCallCoefficient(s.op, s.work) != coefficient)
+        continue;
       sum += double(*s.first_call_cycles);
       ++count;
     }

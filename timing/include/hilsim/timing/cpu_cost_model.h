@@ -89,9 +89,10 @@
 //                      when time-major; unaligned word loads and tail MACs: lstmGateLoads)
 //   other ops          quantize_per_element * elements + op_per_call
 // The first invocation of an operator in an inference adds its kernel's first-call cost
-// (firstCallCycles: fc_first_call, conv_first_call, dwconv_first_call, svdf_first_call,
-// lstm_first_call, reshape_first_call, op_first_call for the rest): its code fetched into the
-// flash memory system's caches; later invocations of the operator run it warm.
+// (firstCallCycles: fc_first_call, fc_float_first_call for a float32 FULLY_CONNECTED,
+// conv_first_call, dwconv_first_call, svdf_first_call, lstm_first_call, reshape_first_call,
+// op_first_call for the rest): its code fetched into the flash memory system's caches; later
+// invocations of the same kernel run it warm.
 // pad(K) rounds K up to reduction_multiple (16 for Helium kernels). Results round to nearest.
 
 #include <cstdint>
@@ -204,6 +205,7 @@ struct CpuCoefficients {
   // Cycles the first invocation of an operator in an inference adds (its kernel's code not yet in
   // the caches), per formula above; 0 on parts without caches in front of wait states.
   double fc_first_call = 0.0;
+  double fc_float_first_call = 0.0;  // FULLY_CONNECTED in float32 (its own kernel)
   double conv_first_call = 0.0;
   double dwconv_first_call = 0.0;
   double svdf_first_call = 0.0;
@@ -308,8 +310,9 @@ struct LstmGateLoads {
 LstmGateLoads lstmGateLoads(uint32_t time_steps, uint32_t batches, uint32_t input_size,
                             uint32_t cells);
 
-// The coefficient holding `op`'s first-call cost (CpuCoefficients::fc_first_call, ...).
-double CpuCoefficients::*firstCallCoefficient(tflite::BuiltinOperator op);
+// The coefficient holding the first-call cost of the kernel that runs `op` doing `work`
+// (CpuCoefficients::fc_first_call, fc_float_first_call, ...).
+double CpuCoefficients::*firstCallCoefficient(tflite::BuiltinOperator op, const OpWork& work);
 
 class CpuCostModel {
  public:
@@ -319,8 +322,8 @@ class CpuCostModel {
 
   // Cycles of one invocation of `op` doing `work` with the reference kernel, its code warm.
   uint64_t cycles(tflite::BuiltinOperator op, const OpWork& work) const;
-  // What the first invocation of `op` in an inference adds to cycles().
-  uint64_t firstCallCycles(tflite::BuiltinOperator op) const;
+  // What the first invocation of the kernel that runs `op` doing `work` adds to cycles().
+  uint64_t firstCallCycles(tflite::BuiltinOperator op, const OpWork& work) const;
   // Int8 FULLY_CONNECTED cycles for a GEMM shape, as used by break-even analysis.
   uint64_t fullyConnectedCycles(uint32_t rows, uint32_t k, uint32_t n) const;
   const CpuCoefficients& coefficients() const { return c_; }
