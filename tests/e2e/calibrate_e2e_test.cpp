@@ -96,6 +96,29 @@ TEST(Calibrate, FitsTheFirstCallOfAKernelApart) {
   EXPECT_LT(firstCall("rv32im"), 60.0);
 }
 
+// --shapes prints each shape's cycles and, behind a flash memory system, its warm call's flash
+// line reads and cache misses: behind the ART's 32-line data cache a depth-multiplier-8 filter
+// read at its 8-byte stride misses on every tap, a 3x3 filter over 8 channels stays cached.
+TEST(Calibrate, ShapesPrintTheirFlashCounts) {
+  const std::string dir = makeTestDir();
+  const RunOutcome r = runHilsim(
+      {"calibrate", "--set", "cpu.preset=cortex-m4f", "--out", dir + "/cal.yaml", "--shapes"}, 120);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto dcacheMisses = [&](const std::string& label) {
+    const size_t at = r.out.find(label + " ");
+    EXPECT_NE(at, std::string::npos) << r.out;
+    if (at == std::string::npos) return -1L;
+    const std::string line = r.out.substr(at, r.out.find('\n', at) - at);
+    EXPECT_NE(line.find(" executed "), std::string::npos) << line;
+    const size_t misses = line.find("dcache misses ");
+    EXPECT_NE(misses, std::string::npos) << line;
+    return misses == std::string::npos ? -1L : std::stol(line.substr(misses + 14));
+  };
+  // 40 x 32 at stride 2: 20 x 16 pixels x 8 channels, 33-48 taps of the 8 x 6 window inside.
+  EXPECT_GT(dcacheMisses("DEPTHWISE_CONV_2D 1x40x32x1 k8x6 s2 x8"), 20 * 16 * 8 * 30);
+  EXPECT_LT(dcacheMisses("DEPTHWISE_CONV_2D 1x48x48x8 k3x3 s2 x1"), 100);
+}
+
 // The cost model's cycles of each layer of `model` with one coefficient set.
 std::vector<double> costLayers(const std::string& dir, const std::string& model,
                                const std::string& coefficient, const std::string& value) {

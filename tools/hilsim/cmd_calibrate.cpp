@@ -47,10 +47,15 @@ int calibrateCommand(int argc, char** argv, int first) {
       if (s.first_call_cycles)
         first_call = "  first call " + std::string(*s.first_call_cycles >= 0 ? "+" : "") +
                      std::to_string(*s.first_call_cycles);
-      std::printf("%-45s %12llu executed %12.0f fitted %+7.2f%%%s\n", s.label.c_str(),
+      std::string flash = "";
+      if (s.flash)
+        flash = "  flash lines " + std::to_string(s.flash->line_reads) + " (icache misses " +
+                std::to_string(s.flash->icache_misses) + ", dcache misses " +
+                std::to_string(s.flash->dcache_misses) + ")";
+      std::printf("%-45s %12llu executed %12.0f fitted %+7.2f%%%s%s\n", s.label.c_str(),
                   static_cast<unsigned long long>(s.cycles), fitted,
                   100.0 * (fitted - double(s.cycles)) / double(s.cycles ? s.cycles : 1),
-                  first_call.c_str());
+                  first_call.c_str(), flash.c_str());
     }
   }
   for (const calibrate::OpFit& f : cal.fits) {

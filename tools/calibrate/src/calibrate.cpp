@@ -311,6 +311,7 @@ std::vector<Sample> measure(const config::HardwareConfig& config,
       s.first_call_cycles =
           int64_t(layers[shape.layer].ref_cycles) - int64_t(layers[shape.warm_layer].ref_cycles);
     s.work.zero_operand_macs = layers[shape.warm_layer].zero_operand_macs;
+    s.flash = layers[shape.warm_layer].flash;
     samples.push_back(std::move(s));
     if (progress) progress(samples.size(), shapes.size());
   }

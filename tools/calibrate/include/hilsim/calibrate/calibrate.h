@@ -9,6 +9,7 @@
 
 #include "hilsim/base/progress.h"
 #include "hilsim/config/hardware_config.h"
+#include "hilsim/iss/flash.h"
 #include "hilsim/timing/cpu_cost_model.h"
 
 namespace hilsim::calibrate {
@@ -22,6 +23,8 @@ struct Sample {
   // Executed cycles of the kernel's first call (its code not yet in the caches) less `cycles`;
   // nullopt when an operator of the same kind ran before it (a feeding layer).
   std::optional<int64_t> first_call_cycles;
+  // The flash memory system's counts of the warm call, where the preset models one.
+  std::optional<iss::FlashStats> flash;
 };
 
 // How well the fitted formula reproduces one operator's samples.
