@@ -483,6 +483,17 @@ std::vector<KeySpec> buildTable() {
                        "DEPTHWISE_CONV_2D, per filter row inside the input of such a channel (0 "
                        "for the reference kernels).",
                        kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dwconv_per_quad_pixel), "cycles/pixel", 0,
+                       kUnbounded,
+                       "DEPTHWISE_CONV_2D, per output pixel of a layer whose channels run four at "
+                       "a time (0 for the reference kernels).",
+                       kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dwconv_per_filter_miss), "cycles/miss", 0,
+                       kUnbounded,
+                       "DEPTHWISE_CONV_2D, per filter load of the reference kernel that misses "
+                       "the data cache in front of the weights in flash (0 for the optimized "
+                       "kernels).",
+                       kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.pool_per_element), "cycles/element", 0,
                        kUnbounded, "AVERAGE_POOL_2D, per window element (outputs x KH x KW).",
                        kPreset));

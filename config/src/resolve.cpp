@@ -30,6 +30,23 @@ double weightMemoryFactor(WeightMemory memory) {
   return 1.0;
 }
 
+// The data cache the model's weights are read through: the flash memory system's data cache, or
+// its instruction cache when data goes through it, when the weights are in flash.
+timing::WeightCache weightCache(const CpuConfig& cpu) {
+  timing::WeightCache cache;
+  if (cpu.weight_memory != WeightMemory::kFlash) return cache;
+  const iss::FlashOptions& f = cpu.memory.flash;
+  cache.line_bytes = f.line_bytes;
+  if (f.data_through_icache) {
+    cache.lines = f.icache_lines;
+    cache.ways = f.icache_ways;
+  } else {
+    cache.lines = f.dcache_lines;
+    cache.ways = f.dcache_ways;
+  }
+  return cache;
+}
+
 // Where a key of the table was given (null: its default); a path the table lacks is a bug here.
 const Origin* given(const RawConfig& raw, const std::string& key) {
   if (!findKey(key)) throw std::logic_error("config resolver: no key '" + key + "'");
@@ -218,6 +235,7 @@ HardwareConfig resolve(const RawConfig& raw) {
   resolveCpuModel(raw, given_values, hw);
   resolveEnergy(raw, given_values, hw);
   applyGiven(raw, hw);
+  hw.cpu.coefficients.weight_cache = weightCache(hw.cpu);
 
   checkRules(raw, hw);
   return hw;

@@ -342,6 +342,7 @@ TEST(CpuCostModel, DepthwiseFormulaWithTheOptimizedKernelsTerms) {
   EXPECT_EQ(w.general_quad_rows, 38u);
   EXPECT_EQ(w.general_scalar_channels, 32u);
   EXPECT_EQ(w.general_scalar_rows, 76u);
+  EXPECT_EQ(w.quad_pixels, 25u);  // 6 channels: a four-channel group runs at every pixel
 
   CpuCoefficients c;
   c.dwconv_per_mac = 2;
@@ -370,6 +371,7 @@ TEST(CpuCostModel, DepthwiseFormulaWithTheOptimizedKernelsTerms) {
   EXPECT_EQ(dw.general_quad_rows, 0u);
   EXPECT_EQ(dw.general_scalar_channels, 150u);  // 6 channels x 25 pixels
   EXPECT_EQ(dw.general_scalar_rows, 390u);      // 6 channels x 65 rows
+  EXPECT_EQ(dw.quad_pixels, 0u);
   // 8813 + 5 x (1014 - 338) + 20 x (25 - 16)
   EXPECT_EQ(m.cycles(Op::DEPTHWISE_CONV_2D, dw), 8813u + 3380u + 180u);
 
@@ -379,11 +381,86 @@ TEST(CpuCostModel, DepthwiseFormulaWithTheOptimizedKernelsTerms) {
   c.dwconv_per_scalar_channel = 13;
   c.dwconv_per_scalar_row = 3;
   EXPECT_EQ(CpuCostModel(c).cycles(Op::DEPTHWISE_CONV_2D, w), 8813u + 896u);
+
+  // The four-channel path's code per pixel: 25 pixels x 40; none at depth multiplier 2.
+  c.dwconv_per_quad_pixel = 40;
+  EXPECT_EQ(CpuCostModel(c).cycles(Op::DEPTHWISE_CONV_2D, w), 8813u + 896u + 1000u);
+  c.dwconv_per_quad = c.dwconv_per_quad_row = c.dwconv_per_scalar_channel = 0;
+  c.dwconv_per_scalar_row = 0;
+  EXPECT_EQ(CpuCostModel(c).cycles(Op::DEPTHWISE_CONV_2D, dw), 8813u + 3380u + 180u);
+  // Three channels: all scalar.
+  ConvGeometry three = g;
+  three.in_c = three.out_c = 3;
+  EXPECT_EQ(convolutionWork(three, 1).quad_pixels, 0u);
 }
 
 // The im2col and four-channel terms price the optimized library's kernels; the reference kernels
 // skip the padding, copy no patch and treat every channel and pixel alike, so every preset's
 // reference coefficients leave them at 0.
+// The reference depthwise kernel's filter loads that miss the weights' data cache, worked out per
+// cache set (8-byte lines, 32 lines in 8 sets of 4 ways, as cortex-m4f's ART data cache).
+TEST(CpuCostModel, DepthwiseFilterMissesPerCacheSet) {
+  const WeightCache art{8, 32, 4};
+  OpWork w;
+  w.filter_taps = 9;
+  w.filter_channels = 64;
+  w.inside_macs = 10 * 9 * 64;  // 10 pixels, every tap inside
+  // 64 channels: the taps are 8 lines apart, a channel's nine lines all in one set (channels 0-7
+  // in set 0, 8-15 in set 1, ...); each walk overflows its set's 4 ways, so every load misses:
+  // 9 x 64 per pixel.
+  EXPECT_EQ(depthwiseFilterMisses(w, art), 10u * 9 * 64);
+  // Half the taps inside: half the loads.
+  w.inside_macs /= 2;
+  EXPECT_EQ(depthwiseFilterMisses(w, art), 5u * 9 * 64);
+  // 8 channels: the 9 taps' lines are consecutive, two in set 0 and one in each other set; the
+  // whole filter (72 bytes, 9 lines) fits, so nothing misses.
+  w.filter_channels = 8;
+  w.inside_macs = 10 * 9 * 8;
+  EXPECT_EQ(depthwiseFilterMisses(w, art), 0u);
+  // 10 x 8 taps over 8 channels (micro_speech's layer): 80 lines, 10 per set, one channel's walk
+  // overflows every set: all 80 x 8 loads of a pixel miss.
+  w.filter_taps = 80;
+  w.inside_macs = 10 * 80 * 8;
+  EXPECT_EQ(depthwiseFilterMisses(w, art), 10u * 80 * 8);
+  // 4 taps over 32 channels: one channel's 4 lines fall in sets 0 and 4, two each, within the
+  // ways; the filter's 16 lines are 2 per set: it fits.
+  w.filter_taps = 4;
+  w.filter_channels = 32;
+  w.inside_macs = 10 * 4 * 32;
+  EXPECT_EQ(depthwiseFilterMisses(w, art), 0u);
+  // 5 x 5 taps over 32 channels: channel c's walk puts 13 lines in set c / 8 and 12 in set
+  // c / 8 + 4, overflowing both: every load misses (25 x 32 per pixel).
+  w.filter_taps = 25;
+  w.inside_macs = 10 * 25 * 32;
+  EXPECT_EQ(depthwiseFilterMisses(w, art), 10u * 25 * 32);
+  // 6 taps over 24 channels: a walk's lines are 3 apart (0, 3, ..., 15 for channel 0), one or
+  // two per set, within the ways; the filter's 18 lines put 3 in sets 0 and 1 and 2 in the
+  // others, all within the ways: it fits.
+  w.filter_taps = 6;
+  w.filter_channels = 24;
+  w.inside_macs = 10 * 6 * 24;
+  EXPECT_EQ(depthwiseFilterMisses(w, art), 0u);
+  // 12 taps over 24 channels: the filter's 36 lines put 5 in sets 0-3 and 4 in sets 4-7; a
+  // walk's 12 lines (3 apart) put 1-2 in each set, within the ways. So each line of sets 0-3
+  // misses once per pixel (20) and nothing else.
+  w.filter_taps = 12;
+  w.inside_macs = 10 * 12 * 24;
+  EXPECT_EQ(depthwiseFilterMisses(w, art), 10u * 20);
+  // No cache: nothing counted (the per-MAC terms price every load).
+  EXPECT_EQ(depthwiseFilterMisses(w, WeightCache{}), 0u);
+
+  // The formula's term.
+  CpuCoefficients c;
+  c.dwconv_per_filter_miss = 4;
+  c.weight_cache = art;
+  w.filter_taps = 9;
+  w.filter_channels = 64;
+  w.inside_macs = 10 * 9 * 64;
+  EXPECT_EQ(CpuCostModel(c).cycles(Op::DEPTHWISE_CONV_2D, w), 4u * 5760);
+  c.weight_cache = WeightCache{};
+  EXPECT_EQ(CpuCostModel(c).cycles(Op::DEPTHWISE_CONV_2D, w), 0u);
+}
+
 TEST(CpuCostModel, KernelStructureTermsBelongToTheOptimizedLibrary) {
   for (const char* preset :
        {"cortex-m0plus", "cortex-m4f", "cortex-m33", "rv32im", "cortex-m7", "stm32g0b1", "fe310"}) {
@@ -398,6 +475,7 @@ TEST(CpuCostModel, KernelStructureTermsBelongToTheOptimizedLibrary) {
     EXPECT_EQ(c.dwconv_per_general_pixel, 0.0) << preset;
     EXPECT_EQ(c.dwconv_per_quad + c.dwconv_per_quad_row, 0.0) << preset;
     EXPECT_EQ(c.dwconv_per_scalar_channel + c.dwconv_per_scalar_row, 0.0) << preset;
+    EXPECT_EQ(c.dwconv_per_quad_pixel, 0.0) << preset;
     EXPECT_EQ(c.lstm_per_unaligned_load + c.lstm_per_tail_mac, 0.0) << preset;
   }
   for (const char* preset : {"cortex-m0plus", "cortex-m4f", "cortex-m33", "rv32im"}) {
@@ -406,6 +484,8 @@ TEST(CpuCostModel, KernelStructureTermsBelongToTheOptimizedLibrary) {
     // A channel left to scalar code costs more than its share of the four-channel loop.
     EXPECT_GT(c.dwconv_per_scalar_mac + c.dwconv_per_scalar_channel + c.dwconv_per_scalar_row, 0.0)
         << preset;
+    // The filter-miss term follows the reference kernel's loop order.
+    EXPECT_EQ(c.dwconv_per_filter_miss, 0.0) << preset;
   }
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace hilsim::timing {
 namespace {
@@ -73,6 +74,9 @@ OpWork convolutionWork(const ConvGeometry& g, uint32_t filter_in_c) {
             tapsInside(g.out_h, g.stride_h, g.pad_h, g.filter_h, g.dilation_h, g.in_h) -
         3 * unrolled_pixels;
     const uint64_t quads = g.depth_multiplier == 1 ? g.in_c / 4 : 0;
+    work.quad_pixels = quads > 0 ? work.pixels : 0;
+    work.filter_taps = g.filter_h * g.filter_w;
+    work.filter_channels = g.out_c;
     work.general_quads = quads * work.general_pixels;
     work.general_quad_rows = quads * rows_inside;
     work.general_scalar_channels = scalar_channels * work.general_pixels;
@@ -128,6 +132,41 @@ LstmGateLoads lstmGateLoads(uint32_t time_steps, uint32_t batches, uint32_t inpu
   g.unaligned_loads = kGates * (weights + activations);
   g.tail_macs = kGates * rows * cells * (input_size % 4 + cells % 4);
   return g;
+}
+
+uint64_t depthwiseFilterMisses(const OpWork& work, const WeightCache& cache) {
+  const uint64_t taps = work.filter_taps, channels = work.filter_channels;
+  if (cache.lines == 0 || cache.line_bytes == 0 || taps == 0 || channels == 0) return 0;
+  const uint64_t ways = std::max<uint32_t>(cache.ways, 1);
+  const uint64_t sets = std::max<uint64_t>(cache.lines / ways, 1);
+  const uint64_t filter_lines = (taps * channels + cache.line_bytes - 1) / cache.line_bytes;
+  const auto filterLinesIn = [&](uint64_t set) {
+    return filter_lines / sets + (set < filter_lines % sets ? 1 : 0);
+  };
+  if (filterLinesIn(0) <= ways) return 0;  // the whole filter stays cached
+  const auto lineOf = [&](uint64_t tap, uint64_t channel) {
+    return (tap * channels + channel) / cache.line_bytes;
+  };
+  std::vector<uint64_t> walk(sets);
+  std::vector<bool> once(filter_lines, false);
+  uint64_t per_pixel = 0;
+  for (uint64_t c = 0; c < channels; ++c) {
+    // The lines of this channel's walk per set (consecutive taps in one line load it once).
+    std::fill(walk.begin(), walk.end(), 0);
+    for (uint64_t t = 0; t < taps; ++t)
+      if (t == 0 || lineOf(t, c) != lineOf(t - 1, c)) ++walk[lineOf(t, c) % sets];
+    for (uint64_t t = 0; t < taps; ++t) {
+      const uint64_t line = lineOf(t, c), set = line % sets;
+      if (t > 0 && line == lineOf(t - 1, c)) continue;
+      if (walk[set] > ways)
+        ++per_pixel;  // the walk evicts the line before it comes round again
+      else if (filterLinesIn(set) > ways)
+        once[line] = true;  // kept through the channels sharing it, gone by the next pixel
+    }
+  }
+  per_pixel += uint64_t(std::count(once.begin(), once.end(), true));
+  // inside MACs / (taps x channels): the pixels, weighted by the share of their taps inside.
+  return (per_pixel * work.inside_macs + taps * channels / 2) / (taps * channels);
 }
 
 double CpuCoefficients::*firstCallCoefficient(tflite::BuiltinOperator op, const OpWork& work) {
@@ -204,7 +243,10 @@ uint64_t CpuCostModel::cycles(tflite::BuiltinOperator op, const OpWork& w) const
           c_.dwconv_per_quad * d(w.general_quads) +
           c_.dwconv_per_quad_row * d(w.general_quad_rows) +
           c_.dwconv_per_scalar_channel * d(w.general_scalar_channels) +
-          c_.dwconv_per_scalar_row * d(w.general_scalar_rows) + c_.dwconv_per_call);
+          c_.dwconv_per_scalar_row * d(w.general_scalar_rows) +
+          c_.dwconv_per_quad_pixel * d(w.quad_pixels) +
+          c_.dwconv_per_filter_miss * d(depthwiseFilterMisses(w, c_.weight_cache)) +
+          c_.dwconv_per_call);
     case Op::AVERAGE_POOL_2D:
       return toCycles(c_.pool_per_element * d(w.window_elements) +
                       c_.pool_per_output * d(w.outputs) + c_.pool_per_row * d(w.window_rows) +

@@ -55,6 +55,7 @@ void expectCoefficientsEq(const timing::CpuCoefficients& a, const timing::CpuCoe
   EXPECT_EQ(a.dwconv_per_quad_row, b.dwconv_per_quad_row);
   EXPECT_EQ(a.dwconv_per_scalar_channel, b.dwconv_per_scalar_channel);
   EXPECT_EQ(a.dwconv_per_scalar_row, b.dwconv_per_scalar_row);
+  EXPECT_EQ(a.dwconv_per_quad_pixel, b.dwconv_per_quad_pixel);
   EXPECT_EQ(a.pool_per_element, b.pool_per_element);
   EXPECT_EQ(a.softmax_per_element, b.softmax_per_element);
   EXPECT_EQ(a.quantize_per_element, b.quantize_per_element);
@@ -297,6 +298,29 @@ TEST(ConfigDefaults, WeightMemorySetsTheFactorUnlessItIsGiven) {
   EXPECT_EQ(withSets({"cpu.weight_memory=external", "cpu.coefficients.weight_memory_factor=0.5"})
                 .cpu.coefficients.weight_memory_factor,
             0.5);
+}
+
+// The cost model sees the data cache in front of weights in flash: cortex-m4f's ART data cache,
+// stm32u575's ICACHE (data goes through it), none for weights in SRAM or on a part without one.
+TEST(ConfigDefaults, TheWeightsDataCacheFollowsTheFlashMemorySystem) {
+  const timing::WeightCache m4f = withSets({"cpu.preset=cortex-m4f"}).cpu.coefficients.weight_cache;
+  EXPECT_EQ(m4f.line_bytes, 8u);
+  EXPECT_EQ(m4f.lines, 32u);
+  EXPECT_EQ(m4f.ways, 4u);
+  const timing::WeightCache u575 = withSets({"cpu.preset=stm32u575"}).cpu.coefficients.weight_cache;
+  EXPECT_EQ(u575.line_bytes, 16u);
+  EXPECT_EQ(u575.lines, 512u);
+  EXPECT_EQ(u575.ways, 2u);
+  EXPECT_EQ(withSets({"cpu.preset=cortex-m4f", "cpu.weight_memory=sram"})
+                .cpu.coefficients.weight_cache.lines,
+            0u);
+  EXPECT_EQ(withSets({"cpu.preset=stm32g0b1"}).cpu.coefficients.weight_cache.lines, 0u);
+  // A given cache geometry is the one the cost model sees.
+  const timing::WeightCache given =
+      withSets({"cpu.preset=cortex-m4f", "cpu.flash.dcache_lines=64", "cpu.flash.dcache_ways=2"})
+          .cpu.coefficients.weight_cache;
+  EXPECT_EQ(given.lines, 64u);
+  EXPECT_EQ(given.ways, 2u);
 }
 
 TEST(ConfigDefaults, OneCoefficientOverridesOnlyItself) {

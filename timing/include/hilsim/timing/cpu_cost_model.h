@@ -39,6 +39,8 @@
 //                      + dwconv_per_quad * general quads + dwconv_per_quad_row * quad rows
 //                      + dwconv_per_scalar_channel * general scalar channels
 //                      + dwconv_per_scalar_row * scalar rows
+//                      + dwconv_per_quad_pixel * quad pixels
+//                      + dwconv_per_filter_miss * filter misses
 //                      (taps checked: outputs x KH x KW; rows checked: outputs x KH;
 //                      inside MACs: the taps inside the input; scalar MACs: the inside MACs of
 //                      the channels a four-channel kernel leaves to scalar code, the last
@@ -49,7 +51,11 @@
 //                      four-channel groups, in_c / 4 per general pixel at depth multiplier 1, 0
 //                      above it; general scalar channels: their scalar channels per general
 //                      pixel; quad rows, scalar rows: those groups and channels times the filter
-//                      rows inside the input, one loop over a window row each)
+//                      rows inside the input, one loop over a window row each; quad pixels:
+//                      the output pixels when the channels run four at a time, depth
+//                      multiplier 1 and at least four channels, else 0; filter misses:
+//                      depthwiseFilterMisses, the reference kernel's filter loads that miss
+//                      the data cache in front of the weights)
 //   AVERAGE_POOL_2D    pool_per_element * outputs * KH * KW + pool_per_output * outputs
 //                      + pool_per_row * window rows + pool_per_call
 //   MAX_POOL_2D        maxpool_per_element * outputs * KH * KW
@@ -104,6 +110,14 @@
 
 namespace hilsim::timing {
 
+// A set-associative data cache with least-recently-used replacement in front of the weights:
+// lines of line_bytes in sets of `ways`. lines 0: none (the weights are not behind one).
+struct WeightCache {
+  uint32_t line_bytes = 0;
+  uint32_t lines = 0;
+  uint32_t ways = 1;
+};
+
 // Cost coefficients in host-CPU cycles. Use cpuPreset() to get a consistent set.
 struct CpuCoefficients {
   double fc_per_mac = 0.0;
@@ -151,6 +165,8 @@ struct CpuCoefficients {
   double dwconv_per_quad_row = 0.0;
   double dwconv_per_scalar_channel = 0.0;
   double dwconv_per_scalar_row = 0.0;
+  double dwconv_per_quad_pixel = 0.0;   // per output pixel of the four-channel loop
+  double dwconv_per_filter_miss = 0.0;  // per filter load that misses the weights' data cache
   double pool_per_element = 0.0;
   double pool_per_output = 0.0;
   double softmax_per_element = 0.0;
@@ -215,6 +231,9 @@ struct CpuCoefficients {
   uint32_t reduction_multiple = 1;
   // Multiplies fc_per_mac and the LSTM's per-MAC terms: 1 flash, 0.6 SRAM/TCM, 2.5 external.
   double weight_memory_factor = 1.0;
+  // The data cache the weights are read through (not a key: the configuration derives it from
+  // cpu.flash when cpu.weight_memory is flash).
+  WeightCache weight_cache;
 };
 
 // The kernel library the CPU runs: TFLite Micro's reference kernels, or hilsim's optimized int8
@@ -267,6 +286,10 @@ struct OpWork {
   uint64_t general_quad_rows = 0;
   uint64_t general_scalar_channels = 0;
   uint64_t general_scalar_rows = 0;
+  uint64_t quad_pixels = 0;      // DEPTHWISE_CONV_2D: output pixels whose channels run four at a
+                                 // time (depth multiplier 1, at least four channels)
+  uint32_t filter_taps = 0;      // DEPTHWISE_CONV_2D: KH x KW
+  uint32_t filter_channels = 0;  // DEPTHWISE_CONV_2D: output channels, the bytes between taps
   uint64_t general_pixels = 0;   // DEPTHWISE_CONV_2D: output pixels outside the unrolled 3x3
                                  // path (see the formula above)
   uint64_t state_bytes = 0;      // SVDF state shifted per invocation; LSTM state bytes
@@ -290,6 +313,16 @@ struct OpWork {
 // filter tap is checked against the input; the taps inside it are multiplied). filter_in_c: the
 // input channels one CONV_2D filter reads (in_c / groups); ignored for a depthwise geometry.
 OpWork convolutionWork(const ConvGeometry& g, uint32_t filter_in_c);
+
+// The reference DEPTHWISE_CONV_2D kernel's filter loads that miss `cache`. Per output pixel it
+// reads, for each output channel in turn, that channel's byte of every tap (filter_channels
+// bytes apart): a walk over lines that repeats for the neighbouring channels and the next pixel.
+// Nothing misses when the whole filter fits the cache's sets; a line that one channel's walk
+// puts in a set together with more lines than the set has ways misses on every load of that walk
+// (the walk evicts it before it comes round again); any other line of a set the filter
+// overflows misses once per pixel. Scaled by the share of taps that lie inside the input; 0
+// without a cache.
+uint64_t depthwiseFilterMisses(const OpWork& work, const WeightCache& cache);
 
 // An int8 FULLY_CONNECTED's weight loads and tail MACs, as in the formula above (K padded to
 // `reduction_multiple`).
