@@ -135,36 +135,30 @@ std::vector<double> costLayers(const std::string& dir, const std::string& model,
   return cycles;
 }
 
-// The first FULLY_CONNECTED of an inference pays fc_first_call, the later ones do not.
-TEST(Calibrate, OnlyAnOperatorsFirstLayerPaysItsFirstCall) {
+// Only the first layer of `model` pays `first_call` (its three layers run one kernel), and
+// `other`, the other FULLY_CONNECTED kernel's first-call term, changes nothing.
+void expectOnlyTheFirstLayerPays(const std::string& model, const std::string& first_call,
+                                 const std::string& other) {
   const std::string dir = makeTestDir();
-  const std::string model = "hello_world_int8.tflite";
-  const std::vector<double> without = costLayers(dir, model, "fc_first_call", "0"),
-                            with = costLayers(dir, model, "fc_first_call", "1000");
+  const std::vector<double> without = costLayers(dir, model, first_call, "0"),
+                            with = costLayers(dir, model, first_call, "1000");
   ASSERT_EQ(without.size(), 3u);
   ASSERT_EQ(with.size(), 3u);
   EXPECT_EQ(with[0] - without[0], 1000.0);
   EXPECT_EQ(with[1], without[1]);
   EXPECT_EQ(with[2], without[2]);
-  // The float32 kernel's first call is not the int8 one's.
-  EXPECT_EQ(costLayers(dir, model, "fc_float_first_call", "0"),
-            costLayers(dir, model, "fc_float_first_call", "1000"));
+  EXPECT_EQ(costLayers(dir, model, other, "0"), costLayers(dir, model, other, "1000"));
+}
+
+// The first FULLY_CONNECTED of an inference pays fc_first_call, the later ones do not.
+TEST(Calibrate, OnlyAnOperatorsFirstLayerPaysItsFirstCall) {
+  expectOnlyTheFirstLayerPays("hello_world_int8.tflite", "fc_first_call", "fc_float_first_call");
 }
 
 // A float32 FULLY_CONNECTED runs a kernel of its own: its first layer pays fc_float_first_call,
 // not fc_first_call.
 TEST(Calibrate, AFloatFullyConnectedPaysItsOwnFirstCall) {
-  const std::string dir = makeTestDir();
-  const std::string model = "hello_world_float.tflite";
-  const std::vector<double> without = costLayers(dir, model, "fc_float_first_call", "0"),
-                            with = costLayers(dir, model, "fc_float_first_call", "1000");
-  ASSERT_EQ(without.size(), 3u);
-  ASSERT_EQ(with.size(), 3u);
-  EXPECT_EQ(with[0] - without[0], 1000.0);
-  EXPECT_EQ(with[1], without[1]);
-  EXPECT_EQ(with[2], without[2]);
-  EXPECT_EQ(costLayers(dir, model, "fc_first_call", "0"),
-            costLayers(dir, model, "fc_first_call", "1000"));
+  expectOnlyTheFirstLayerPays("hello_world_float.tflite", "fc_float_first_call", "fc_first_call");
 }
 
 TEST(Calibrate, UsageErrorsAreExitTwoWithOneLine) {

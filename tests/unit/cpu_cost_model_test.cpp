@@ -394,73 +394,60 @@ TEST(CpuCostModel, DepthwiseFormulaWithTheOptimizedKernelsTerms) {
   EXPECT_EQ(convolutionWork(three, 1).quad_pixels, 0u);
 }
 
-// The im2col and four-channel terms price the optimized library's kernels; the reference kernels
-// skip the padding, copy no patch and treat every channel and pixel alike, so every preset's
-// reference coefficients leave them at 0.
 // The reference depthwise kernel's filter loads that miss the weights' data cache, worked out per
 // cache set (8-byte lines, 32 lines in 8 sets of 4 ways, as cortex-m4f's ART data cache).
 TEST(CpuCostModel, DepthwiseFilterMissesPerCacheSet) {
   const WeightCache art{8, 32, 4};
-  OpWork w;
-  w.filter_taps = 9;
-  w.filter_channels = 64;
-  w.inside_macs = 10 * 9 * 64;  // 10 pixels, every tap inside
+  // Misses over 10 pixels, `inside` of each one's taps inside the input.
+  const auto misses = [&](uint32_t taps, uint32_t channels, double inside = 1.0) {
+    OpWork w;
+    w.filter_taps = taps;
+    w.filter_channels = channels;
+    w.inside_macs = uint64_t(10 * inside * taps * channels);
+    return depthwiseFilterMisses(w, art);
+  };
   // 64 channels: the taps are 8 lines apart, a channel's nine lines all in one set (channels 0-7
   // in set 0, 8-15 in set 1, ...); each walk overflows its set's 4 ways, so every load misses:
-  // 9 x 64 per pixel.
-  EXPECT_EQ(depthwiseFilterMisses(w, art), 10u * 9 * 64);
-  // Half the taps inside: half the loads.
-  w.inside_macs /= 2;
-  EXPECT_EQ(depthwiseFilterMisses(w, art), 5u * 9 * 64);
+  // 9 x 64 per pixel. With half the taps inside, half the loads.
+  EXPECT_EQ(misses(9, 64), 10u * 9 * 64);
+  EXPECT_EQ(misses(9, 64, 0.5), 5u * 9 * 64);
   // 8 channels: the 9 taps' lines are consecutive, two in set 0 and one in each other set; the
   // whole filter (72 bytes, 9 lines) fits, so nothing misses.
-  w.filter_channels = 8;
-  w.inside_macs = 10 * 9 * 8;
-  EXPECT_EQ(depthwiseFilterMisses(w, art), 0u);
+  EXPECT_EQ(misses(9, 8), 0u);
   // 10 x 8 taps over 8 channels (micro_speech's layer): 80 lines, 10 per set, one channel's walk
   // overflows every set: all 80 x 8 loads of a pixel miss.
-  w.filter_taps = 80;
-  w.inside_macs = 10 * 80 * 8;
-  EXPECT_EQ(depthwiseFilterMisses(w, art), 10u * 80 * 8);
+  EXPECT_EQ(misses(80, 8), 10u * 80 * 8);
   // 4 taps over 32 channels: one channel's 4 lines fall in sets 0 and 4, two each, within the
   // ways; the filter's 16 lines are 2 per set: it fits.
-  w.filter_taps = 4;
-  w.filter_channels = 32;
-  w.inside_macs = 10 * 4 * 32;
-  EXPECT_EQ(depthwiseFilterMisses(w, art), 0u);
+  EXPECT_EQ(misses(4, 32), 0u);
   // 5 x 5 taps over 32 channels: channel c's walk puts 13 lines in set c / 8 and 12 in set
   // c / 8 + 4, overflowing both: every load misses (25 x 32 per pixel).
-  w.filter_taps = 25;
-  w.inside_macs = 10 * 25 * 32;
-  EXPECT_EQ(depthwiseFilterMisses(w, art), 10u * 25 * 32);
+  EXPECT_EQ(misses(25, 32), 10u * 25 * 32);
   // 6 taps over 24 channels: a walk's lines are 3 apart (0, 3, ..., 15 for channel 0), one or
   // two per set, within the ways; the filter's 18 lines put 3 in sets 0 and 1 and 2 in the
   // others, all within the ways: it fits.
-  w.filter_taps = 6;
-  w.filter_channels = 24;
-  w.inside_macs = 10 * 6 * 24;
-  EXPECT_EQ(depthwiseFilterMisses(w, art), 0u);
+  EXPECT_EQ(misses(6, 24), 0u);
   // 12 taps over 24 channels: the filter's 36 lines put 5 in sets 0-3 and 4 in sets 4-7; a
   // walk's 12 lines (3 apart) put 1-2 in each set, within the ways. So each line of sets 0-3
   // misses once per pixel (20) and nothing else.
-  w.filter_taps = 12;
-  w.inside_macs = 10 * 12 * 24;
-  EXPECT_EQ(depthwiseFilterMisses(w, art), 10u * 20);
-  // No cache: nothing counted (the per-MAC terms price every load).
-  EXPECT_EQ(depthwiseFilterMisses(w, WeightCache{}), 0u);
+  EXPECT_EQ(misses(12, 24), 10u * 20);
 
-  // The formula's term.
-  CpuCoefficients c;
-  c.dwconv_per_filter_miss = 4;
-  c.weight_cache = art;
+  // The formula's term; without a cache nothing is counted (the per-MAC terms price every load).
+  OpWork w;
   w.filter_taps = 9;
   w.filter_channels = 64;
   w.inside_macs = 10 * 9 * 64;
+  CpuCoefficients c;
+  c.dwconv_per_filter_miss = 4;
+  c.weight_cache = art;
   EXPECT_EQ(CpuCostModel(c).cycles(Op::DEPTHWISE_CONV_2D, w), 4u * 5760);
   c.weight_cache = WeightCache{};
   EXPECT_EQ(CpuCostModel(c).cycles(Op::DEPTHWISE_CONV_2D, w), 0u);
 }
 
+// The im2col and four-channel terms price the optimized library's kernels; the reference kernels
+// skip the padding, copy no patch and treat every channel and pixel alike, so every preset's
+// reference coefficients leave them at 0.
 TEST(CpuCostModel, KernelStructureTermsBelongToTheOptimizedLibrary) {
   for (const char* preset :
        {"cortex-m0plus", "cortex-m4f", "cortex-m33", "rv32im", "cortex-m7", "stm32g0b1", "fe310"}) {
