@@ -42,9 +42,16 @@ class TransposeRef final : public Kernel {
       throw ModelError("output " + describe(out) + " does not have the rank of input " +
                        describe(in));
 
+    // A zero dimension leaves the element count small while the strides above it can still
+    // overflow: each stride must fit in int32 too.
     int32_t input_strides[kernels::kTransposeMaxDims] = {};
     input_strides[rank - 1] = 1;
-    for (int d = rank - 2; d >= 0; --d) input_strides[d] = input_strides[d + 1] * in.dim(d + 1);
+    for (int d = rank - 2; d >= 0; --d) {
+      const int64_t stride = int64_t{input_strides[d + 1]} * in.dim(d + 1);
+      if (stride > std::numeric_limits<int32_t>::max())
+        throw ModelError("input " + describe(in) + " has a stride of more than 2^31 - 1 elements");
+      input_strides[d] = int32_t(stride);
+    }
     const int32_t* axes = perm.as<int32_t>();
     bool used[kernels::kTransposeMaxDims] = {};
     params_ = {};

@@ -141,6 +141,11 @@ TEST(Transpose, MalformedOperatorsAreRejected) {
   expectPrepareError(
       transposeModel(TensorType::INT8, {2, 65536, 65536}, {1, 0, 2}, {65536, 2, 65536}),
       "has more than 2^31 - 1 elements");
+  // A zero outer dimension leaves no elements, but the stride of that dimension (2 x 2^32)
+  // still overflows int32.
+  expectPrepareError(
+      transposeModel(TensorType::INT8, {0, 65536, 65536, 2}, {1, 0, 2, 3}, {65536, 0, 65536, 2}),
+      "has a stride of more than 2^31 - 1 elements");
 }
 
 }  // namespace
