@@ -607,6 +607,11 @@ std::vector<KeySpec> buildTable() {
                        "FULLY_CONNECTED in float32, added to the first invocation in an "
                        "inference.",
                        kPreset));
+  t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.fc_path_first_call), "cycles/path", 0,
+                       kUnbounded,
+                       "FULLY_CONNECTED (int8) after the first, per code path of the optimized "
+                       "kernel it runs that no earlier one in the inference ran.",
+                       kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.conv_first_call), "cycles/call", 0, kUnbounded,
                        "CONV_2D, added to the first invocation in an inference.", kPreset));
   t.push_back(

@@ -294,12 +294,17 @@ void Interpreter::prepareNode(size_t n) {
     rethrowForNode(model_, node);
   }
   // The first node of an operator run by the same kernel (a float32 FULLY_CONNECTED has its own).
+  // A later one pays for the code paths of its kernel none of them ran (int8 FULLY_CONNECTED).
   const auto coefficient = timing::firstCallCoefficient(node.op, work_[n]);
   bool first = true;
+  uint8_t earlier_paths = 0;
   for (size_t e = 0; e < n; ++e)
-    if (nodes_[e].op == node.op && timing::firstCallCoefficient(node.op, work_[e]) == coefficient)
+    if (nodes_[e].op == node.op && timing::firstCallCoefficient(node.op, work_[e]) == coefficient) {
       first = false;
-  first_call_cycles_[n] = first ? options_.cost_model.firstCallCycles(node.op, work_[n]) : 0;
+      earlier_paths |= work_[e].fc_paths;
+    }
+  first_call_cycles_[n] = first ? options_.cost_model.firstCallCycles(node.op, work_[n])
+                                : options_.cost_model.newPathCycles(work_[n], earlier_paths);
   ref_cycles_[n] = priceNode(n, work_[n]);
 }
 

@@ -32,7 +32,7 @@ const char* const kOptimizedOnlyTerms[] = {
     "dwconv_per_general_pixel",  "dwconv_per_quad",         "dwconv_per_quad_row",
     "dwconv_per_scalar_channel", "dwconv_per_scalar_row",   "dwconv_per_quad_pixel",
     "fc_per_weight_read",        "fc_per_tail_mac",         "lstm_per_unaligned_load",
-    "lstm_per_tail_mac"};
+    "lstm_per_tail_mac",         "fc_path_first_call"};
 
 TEST(Calibrate, WritesALoadableConfigWithItsFitErrors) {
   const std::string dir = makeTestDir();
@@ -153,6 +153,39 @@ void expectOnlyTheFirstLayerPays(const std::string& model, const std::string& fi
 // The first FULLY_CONNECTED of an inference pays fc_first_call, the later ones do not.
 TEST(Calibrate, OnlyAnOperatorsFirstLayerPaysItsFirstCall) {
   expectOnlyTheFirstLayerPays("hello_world_int8.tflite", "fc_first_call", "fc_float_first_call");
+}
+
+// A later int8 FULLY_CONNECTED pays fc_path_first_call for each code path of the optimized kernel
+// no earlier one ran: hello_world_int8's 16 -> 16 runs the four-output path its 1 -> 16 ran, its
+// 16 -> 1 the one-output path for the first time.
+TEST(Calibrate, ALaterFullyConnectedPaysForItsNewCodePaths) {
+  const std::string dir = makeTestDir();
+  const std::vector<double> without = costLayers(dir, "hello_world_int8.tflite",
+                                                 "fc_path_first_call", "0"),
+                            with = costLayers(dir, "hello_world_int8.tflite", "fc_path_first_call",
+                                              "1000");
+  ASSERT_EQ(with.size(), 3u);
+  ASSERT_EQ(without.size(), 3u);
+  EXPECT_EQ(with[0], without[0]);
+  EXPECT_EQ(with[1], without[1]);
+  EXPECT_EQ(with[2] - without[2], 1000.0);
+}
+
+// The optimized library's fit times a code path's first run behind a layer that ran the kernel's
+// other paths: behind cortex-m4f's ART at 5 wait states, a hundred cycles and more.
+TEST(Calibrate, OptimizedLibraryTimesTheFirstRunOfACodePath) {
+  const std::string dir = makeTestDir();
+  const std::string out = dir + "/cal.yaml";
+  const RunOutcome r = runHilsim({"calibrate", "--set", "cpu.preset=cortex-m4f", "--set",
+                                  "cpu.kernels=optimized", "--out", out, "--shapes"},
+                                 120);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const size_t at = r.out.find("FULLY_CONNECTED 1x16 -> 1 after 1x16 -> 16 ");
+  ASSERT_NE(at, std::string::npos) << r.out;
+  const std::string line = r.out.substr(at, r.out.find('\n', at) - at);
+  EXPECT_NE(line.find("first call of its own paths +"), std::string::npos) << line;
+  EXPECT_GT(YAML::Load(slurp(out))["cpu"]["coefficients"]["fc_path_first_call"].as<double>(),
+            100.0);
 }
 
 // A float32 FULLY_CONNECTED runs a kernel of its own: its first layer pays fc_float_first_call,
@@ -278,6 +311,9 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"micro_speech_quantized.tflite", "rv32im", "optimized"},
         Case{"mlperf_ad01_int8.tflite", "cortex-m4f", "optimized"},
         Case{"hello_world_int8.tflite", "cortex-m4f"},
+        // The last layer runs the FULLY_CONNECTED kernel's one-output path for the first time.
+        Case{"hello_world_int8.tflite", "cortex-m4f", "optimized"},
+        Case{"hello_world_int8.tflite", "stm32l4r5", "optimized"},
         // Behind the ART's data cache: the depth-multiplier-8 filter misses on every tap.
         Case{"micro_speech_quantized.tflite", "cortex-m4f"},
         Case{"micro_speech_quantized.tflite", "stm32l4r5", "optimized"},

@@ -83,6 +83,33 @@ TEST(CpuCostModel, FirstCallCoefficientPerOperator) {
   EXPECT_EQ(model.firstCallCycles(Op::QUANTIZE, float32), 290u);
 }
 
+// The optimized FULLY_CONNECTED's code paths: row pairs two outputs at a time and their odd
+// output; a single row four outputs at a time and the N mod 4 rest.
+TEST(CpuCostModel, FullyConnectedCodePaths) {
+  EXPECT_EQ(fullyConnectedPaths(1, 16), kFcQuadPath);
+  EXPECT_EQ(fullyConnectedPaths(1, 1), kFcSingleTailPath);
+  EXPECT_EQ(fullyConnectedPaths(1, 3), kFcSingleTailPath);
+  EXPECT_EQ(fullyConnectedPaths(1, 10), kFcQuadPath | kFcSingleTailPath);
+  EXPECT_EQ(fullyConnectedPaths(2, 16), kFcPairPath);
+  EXPECT_EQ(fullyConnectedPaths(2, 1), kFcPairTailPath);
+  EXPECT_EQ(fullyConnectedPaths(4, 5), kFcPairPath | kFcPairTailPath);
+  // An odd row count leaves the last row to the single-row paths.
+  EXPECT_EQ(fullyConnectedPaths(3, 6), kFcPairPath | kFcQuadPath | kFcSingleTailPath);
+}
+
+// A later int8 FULLY_CONNECTED pays fc_path_first_call per path no earlier one ran.
+TEST(CpuCostModel, NewPathCyclesPerPathNotRunBefore) {
+  CpuCoefficients c;
+  c.fc_path_first_call = 150.4;
+  const CpuCostModel model(c);
+  OpWork w;
+  w.fc_paths = kFcQuadPath | kFcSingleTailPath;
+  EXPECT_EQ(model.newPathCycles(w, kFcQuadPath), 150u);
+  EXPECT_EQ(model.newPathCycles(w, kFcQuadPath | kFcSingleTailPath | kFcPairPath), 0u);
+  EXPECT_EQ(model.newPathCycles(w, kFcPairPath), 301u);
+  EXPECT_EQ(model.newPathCycles(OpWork{}, 0), 0u);  // float32 and other operators: no paths
+}
+
 TEST(CpuCostModel, PublishedAddFiguresPerPreset) {
   // cpu_cycles.md: ~60 cycles/element estimated on Cortex-M4, carried to the presets without an
   // instruction-set simulator by k; the calibrated presets have the ISS's figure.

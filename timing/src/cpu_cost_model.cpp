@@ -105,6 +105,15 @@ uint64_t fullyConnectedTailMacs(uint32_t rows, uint64_t padded_k, uint32_t n) {
   return (uint64_t{rows} / 2 * 2 * (n % 2) + uint64_t{rows % 2} * (n % 4)) * padded_k;
 }
 
+uint8_t fullyConnectedPaths(uint32_t rows, uint32_t n) {
+  uint8_t paths = 0;
+  if (rows >= 2 && n >= 2) paths |= kFcPairPath;
+  if (rows >= 2 && n % 2 != 0) paths |= kFcPairTailPath;
+  if (rows % 2 != 0 && n >= 4) paths |= kFcQuadPath;
+  if (rows % 2 != 0 && n % 4 != 0) paths |= kFcSingleTailPath;
+  return paths;
+}
+
 namespace {
 
 // Rows r < n of a K-wide array that start at an address not a multiple of 4 (r * K mod 4 != 0).
@@ -192,6 +201,11 @@ double CpuCoefficients::*firstCallCoefficient(tflite::BuiltinOperator op, const 
 
 uint64_t CpuCostModel::firstCallCycles(tflite::BuiltinOperator op, const OpWork& work) const {
   return toCycles(c_.*firstCallCoefficient(op, work));
+}
+
+uint64_t CpuCostModel::newPathCycles(const OpWork& work, uint8_t earlier_paths) const {
+  const int paths = __builtin_popcount(unsigned(work.fc_paths & ~earlier_paths));
+  return toCycles(c_.fc_path_first_call * paths);
 }
 
 CpuCostModel::CpuCostModel() : c_(cpuPreset("cortex-m55", KernelLibrary::kReference)) {}

@@ -1,3 +1,4 @@
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 
@@ -47,6 +48,10 @@ int calibrateCommand(int argc, char** argv, int first) {
       if (s.first_call_cycles)
         first_call = "  first call " + std::string(*s.first_call_cycles >= 0 ? "+" : "") +
                      std::to_string(*s.first_call_cycles);
+      if (s.new_path_cycles)
+        first_call = "  first call of its own paths " +
+                     std::string(*s.new_path_cycles >= 0 ? "+" : "") +
+                     std::to_string(std::lround(*s.new_path_cycles)) + " per path";
       std::string flash = "";
       if (s.flash)
         flash = "  flash lines " + std::to_string(s.flash->line_reads) + " (icache misses " +

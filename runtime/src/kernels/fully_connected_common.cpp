@@ -264,6 +264,8 @@ OpWork fullyConnectedWork(const FullyConnectedParams& params) {
   work.gemm_k = params.shape.k;
   work.gemm_n = params.shape.n;
   work.float_input = params.type == TensorType::FLOAT32;
+  if (params.type == TensorType::INT8)
+    work.fc_paths = timing::fullyConnectedPaths(params.shape.rows, params.shape.n);
   return work;
 }
 

@@ -23,6 +23,7 @@ void expectCoefficientsEq(const timing::CpuCoefficients& a, const timing::CpuCoe
   EXPECT_EQ(a.fc_per_tail_mac, b.fc_per_tail_mac);
   EXPECT_EQ(a.fc_first_call, b.fc_first_call);
   EXPECT_EQ(a.fc_float_first_call, b.fc_float_first_call);
+  EXPECT_EQ(a.fc_path_first_call, b.fc_path_first_call);
   EXPECT_EQ(a.conv_first_call, b.conv_first_call);
   EXPECT_EQ(a.dwconv_first_call, b.dwconv_first_call);
   EXPECT_EQ(a.svdf_first_call, b.svdf_first_call);

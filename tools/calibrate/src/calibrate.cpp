@@ -294,15 +294,25 @@ std::vector<Sample> measure(const config::HardwareConfig& config,
   std::vector<Sample> samples;
   const rt::OpResolver resolver = rt::referenceOpResolver();
   const std::vector<OneOpModel>& shapes = calibrationShapes();
+  const bool optimized = config.cpu.kernels == timing::KernelLibrary::kOptimized;
+  size_t done = 0;
   for (const OneOpModel& shape : shapes) {
+    // Only the optimized kernels have code paths a shape may run for the first time.
+    ++done;
+    if (shape.new_paths && !optimized) {
+      if (progress) progress(done, shapes.size());
+      continue;
+    }
     Sample s;
     s.op = shape.op;
     s.label = shape.label;
+    uint8_t earlier_paths = 0;  // the feeding layer's (new_paths)
     {
       rt::Model model = rt::Model::fromBytes(shape.bytes, shape.label);
       rt::Interpreter interp(model, resolver);
       interp.allocate();
       s.work = interp.work().at(shape.layer);
+      earlier_paths = interp.work().at(0).fc_paths;
     }
     rt::Model model = rt::Model::fromBytes(shape.bytes, shape.label);
     sim::RunSpec spec;
@@ -317,13 +327,19 @@ std::vector<Sample> measure(const config::HardwareConfig& config,
       throw SimulationError("calibrate: " + shape.label +
                             ": the instruction-set simulator did not report the layer's cycles");
     s.cycles = layers[shape.warm_layer].ref_cycles;
-    if (shape.layer == 0)
-      s.first_call_cycles =
-          int64_t(layers[shape.layer].ref_cycles) - int64_t(layers[shape.warm_layer].ref_cycles);
+    const int64_t first_call_extra =
+        int64_t(layers[shape.layer].ref_cycles) - int64_t(layers[shape.warm_layer].ref_cycles);
+    if (shape.layer == 0) s.first_call_cycles = first_call_extra;
+    if (shape.new_paths) {
+      const int paths = __builtin_popcount(unsigned(s.work.fc_paths & ~earlier_paths));
+      if (paths == 0)
+        throw SimulationError("calibrate: " + shape.label + ": runs no code path of its own");
+      s.new_path_cycles = double(first_call_extra) / paths;
+    }
     s.work.zero_operand_macs = layers[shape.warm_layer].zero_operand_macs;
     s.flash = layers[shape.warm_layer].flash;
     samples.push_back(std::move(s));
-    if (progress) progress(samples.size(), shapes.size());
+    if (progress) progress(done, shapes.size());
   }
   return samples;
 }
@@ -333,7 +349,8 @@ void fitGroup(const Group& group, const std::vector<Sample>& samples, Calibratio
   std::vector<double> y;
   std::vector<bool> used(group.terms.size(), false);
   for (const Sample& s : samples) {
-    if (std::find(group.ops.begin(), group.ops.end(), s.op) == group.ops.end()) continue;
+    if (std::find(group.ops.begin(), group.ops.end(), s.op) == group.ops.end() || s.new_path_cycles)
+      continue;
     std::vector<double> row;
     for (size_t t = 0; t < group.terms.size(); ++t) {
       const bool optimized = cal->cpu.kernels == timing::KernelLibrary::kOptimized;
@@ -385,6 +402,17 @@ void fitFirstCalls(const std::vector<Sample>& samples, Calibration* cal) {
     cal->coefficients.*coefficient = std::max(0.0, sum / double(count));
     cal->fitted.push_back(name);
   }
+  // fc_path_first_call: the mean cost of a code path's first run (optimized library only).
+  double sum = 0.0;
+  size_t count = 0;
+  for (const Sample& s : samples) {
+    if (!s.new_path_cycles) continue;
+    sum += *s.new_path_cycles;
+    ++count;
+  }
+  if (count == 0) return;
+  cal->coefficients.fc_path_first_call = std::max(0.0, sum / double(count));
+  cal->fitted.push_back("fc_path_first_call");
 }
 
 }  // namespace
@@ -454,6 +482,7 @@ Calibration calibrate(const config::HardwareConfig& given, const ProgressCallbac
   const timing::CpuCostModel model(cal.coefficients);
   std::map<Op, OpFit> fits;
   for (const Sample& s : cal.samples) {
+    if (s.new_path_cycles) continue;  // timed for fc_path_first_call only
     OpFit& f = fits[s.op];
     f.op = s.op;
     const double predicted = double(model.cycles(s.op, s.work));
@@ -509,6 +538,7 @@ std::string calibrationYaml(const Calibration& cal) {
   for (const Group& g : groups())
     for (const Term& t : g.terms) write(t.coefficient, t.name);
   for (const auto& [coefficient, name] : firstCallTerms()) write(coefficient, name);
+  write(&CpuCoefficients::fc_path_first_call, "fc_path_first_call");
   return out;
 }
 

@@ -204,9 +204,11 @@ std::string dims(std::initializer_list<int32_t> values) {
 
 }  // namespace
 
-OneOpModel fullyConnectedModel(int32_t rows, int32_t k, int32_t n) {
-  Builder b;
-  const int32_t in = b.tensor(TensorType::INT8, {rows, k}, perTensor(kInScale, 0));
+namespace {
+
+// An int8 [rows, k] x [n, k]^T layer's weights, bias and output, reading `in`.
+OneOpModel finishFullyConnected(Builder& b, int32_t in, int32_t rows, int32_t k, int32_t n,
+                                std::string label) {
   const int32_t w = b.tensor(TensorType::INT8, {n, k}, perTensor(kWeightScale, 0),
                              b.int8Data(uint64_t(n) * uint64_t(k)));
   const int32_t bias = b.tensor(TensorType::INT32, {n}, perTensor(kInScale * kWeightScale, 0),
@@ -214,9 +216,36 @@ OneOpModel fullyConnectedModel(int32_t rows, int32_t k, int32_t n) {
   const int32_t out = b.tensor(TensorType::INT8, {rows, n}, perTensor(kOutScale, 0));
   tflite::BuiltinOptionsUnion options;
   options.Set(tflite::FullyConnectedOptionsT{});
-  return b.finish(BuiltinOperator::FULLY_CONNECTED,
-                  "FULLY_CONNECTED " + dims({rows, k}) + " -> " + std::to_string(n), {in, w, bias},
-                  out, std::move(options));
+  return b.finish(BuiltinOperator::FULLY_CONNECTED, std::move(label), {in, w, bias}, out,
+                  std::move(options));
+}
+
+}  // namespace
+
+OneOpModel fullyConnectedModel(int32_t rows, int32_t k, int32_t n) {
+  Builder b;
+  const int32_t in = b.tensor(TensorType::INT8, {rows, k}, perTensor(kInScale, 0));
+  return finishFullyConnected(b, in, rows, k, n,
+                              "FULLY_CONNECTED " + dims({rows, k}) + " -> " + std::to_string(n));
+}
+
+OneOpModel fullyConnectedAfterModel(int32_t rows, int32_t k, int32_t n_before, int32_t n) {
+  Builder b;
+  const int32_t in = b.tensor(TensorType::INT8, {rows, k}, perTensor(kInScale, 0));
+  const int32_t w0 = b.tensor(TensorType::INT8, {n_before, k}, perTensor(kWeightScale, 0),
+                              b.int8Data(uint64_t(n_before) * uint64_t(k)));
+  const int32_t bias0 = b.tensor(TensorType::INT32, {n_before},
+                                 perTensor(kInScale * kWeightScale, 0), b.int32Data(n_before));
+  const int32_t hidden = b.tensor(TensorType::INT8, {rows, n_before}, perTensor(kInScale, 0));
+  tflite::BuiltinOptionsUnion options;
+  options.Set(tflite::FullyConnectedOptionsT{});
+  b.feeder({in, w0, bias0}, hidden, std::move(options));
+  OneOpModel m = finishFullyConnected(b, hidden, rows, n_before, n,
+                                      "FULLY_CONNECTED " + dims({rows, n_before}) + " -> " +
+                                          std::to_string(n) + " after " + dims({rows, k}) + " -> " +
+                                          std::to_string(n_before));
+  m.new_paths = true;
+  return m;
 }
 
 OneOpModel fullyConnectedFloatModel(int32_t rows, int32_t k, int32_t n, bool relu_input) {
@@ -483,6 +512,16 @@ std::vector<OneOpModel> calibrationShapes() {
                                                                       {8, 32, 16},
                                                                       {2, 256, 256}})
     shapes.push_back(fullyConnectedModel(rows, k, n));
+  // FULLY_CONNECTED behind one that ran the kernel's other code paths (optimized library: four
+  // outputs at a time, the N mod 4 rest one at a time, row pairs and their odd output), as in
+  // hello_world_int8's 16 -> 1 after 16 -> 16.
+  for (const auto& [rows, k, n_before, n] : std::vector<std::array<int32_t, 4>>{{1, 16, 16, 1},
+                                                                                {1, 16, 1, 16},
+                                                                                {1, 64, 8, 3},
+                                                                                {1, 32, 3, 8},
+                                                                                {2, 32, 16, 1},
+                                                                                {2, 32, 1, 16}})
+    shapes.push_back(fullyConnectedAfterModel(rows, k, n_before, n));
   // FULLY_CONNECTED in float32: K and N from 1 to 256 (hello_world_float's 1 -> 16 -> 16 -> 1),
   // a first layer's inputs and, from K = 8, a hidden layer's (after a RELU, about half zero:
   // software floating point multiplies and adds a zero faster).

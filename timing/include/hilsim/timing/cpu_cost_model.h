@@ -98,7 +98,9 @@
 // (firstCallCycles: fc_first_call, fc_float_first_call for a float32 FULLY_CONNECTED,
 // conv_first_call, dwconv_first_call, svdf_first_call, lstm_first_call, reshape_first_call,
 // op_first_call for the rest): its code fetched into the flash memory system's caches; later
-// invocations of the same kernel run it warm.
+// invocations of the same kernel run it warm. A later int8 FULLY_CONNECTED adds
+// fc_path_first_call for each code path of the optimized kernel it runs that no earlier one in the
+// inference ran (newPathCycles; fullyConnectedPaths names the paths).
 // pad(K) rounds K up to reduction_multiple (16 for Helium kernels). Results round to nearest.
 
 #include <cstdint>
@@ -222,6 +224,8 @@ struct CpuCoefficients {
   // the caches), per formula above; 0 on parts without caches in front of wait states.
   double fc_first_call = 0.0;
   double fc_float_first_call = 0.0;  // FULLY_CONNECTED in float32 (its own kernel)
+  // A later int8 FULLY_CONNECTED, per code path of the kernel no earlier one ran (optimized).
+  double fc_path_first_call = 0.0;
   double conv_first_call = 0.0;
   double dwconv_first_call = 0.0;
   double svdf_first_call = 0.0;
@@ -302,6 +306,7 @@ struct OpWork {
   uint32_t gemm_rows = 0;        // FULLY_CONNECTED: rows, K, N (for reduction padding)
   uint32_t gemm_k = 0;
   uint32_t gemm_n = 0;
+  uint8_t fc_paths = 0;      // int8 FULLY_CONNECTED: fullyConnectedPaths(rows, N)
   bool pointwise = false;    // CONV_2D with a 1x1 kernel
   bool float_input = false;  // QUANTIZE from float32; FULLY_CONNECTED in float32
   // FULLY_CONNECTED in float32: MACs with a zero input or weight. Counted on the data when the
@@ -328,6 +333,12 @@ uint64_t depthwiseFilterMisses(const OpWork& work, const WeightCache& cache);
 // `reduction_multiple`).
 uint64_t fullyConnectedWeightReads(uint32_t rows, uint64_t padded_k, uint32_t n);
 uint64_t fullyConnectedTailMacs(uint32_t rows, uint64_t padded_k, uint32_t n);
+
+// The code paths of the optimized int8 FULLY_CONNECTED kernel a shape runs, as bits: row pairs
+// two outputs at a time (kFcPairPath) and the odd output of a pair (kFcPairTailPath); a single row
+// four outputs at a time (kFcQuadPath) and the N mod 4 outputs one at a time (kFcSingleTailPath).
+constexpr uint8_t kFcPairPath = 1, kFcPairTailPath = 2, kFcQuadPath = 4, kFcSingleTailPath = 8;
+uint8_t fullyConnectedPaths(uint32_t rows, uint32_t n);
 
 // The gate products of an int8 UNIDIRECTIONAL_SEQUENCE_LSTM as the optimized kernels run them:
 // per gate and row, four cells at a time, each dot product reading a word of the input (of the
@@ -357,6 +368,9 @@ class CpuCostModel {
   uint64_t cycles(tflite::BuiltinOperator op, const OpWork& work) const;
   // What the first invocation of the kernel that runs `op` doing `work` adds to cycles().
   uint64_t firstCallCycles(tflite::BuiltinOperator op, const OpWork& work) const;
+  // What a later int8 FULLY_CONNECTED doing `work` adds for its code paths outside
+  // `earlier_paths` (the paths the int8 FULLY_CONNECTED layers before it ran).
+  uint64_t newPathCycles(const OpWork& work, uint8_t earlier_paths) const;
   // Int8 FULLY_CONNECTED cycles for a GEMM shape, as used by break-even analysis.
   uint64_t fullyConnectedCycles(uint32_t rows, uint32_t k, uint32_t n) const;
   const CpuCoefficients& coefficients() const { return c_; }

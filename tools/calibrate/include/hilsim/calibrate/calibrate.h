@@ -23,6 +23,10 @@ struct Sample {
   // Executed cycles of the kernel's first call (its code not yet in the caches) less `cycles`;
   // nullopt when an operator of the same kind ran before it (a feeding layer).
   std::optional<int64_t> first_call_cycles;
+  // OneOpModel::new_paths: executed cycles of the first call less `cycles` (the code of the
+  // kernel's paths the feeding layer did not run), per such path; apart from the fit of
+  // `cycles`, which these shapes do not enter.
+  std::optional<double> new_path_cycles;
   // The flash memory system's counts of the warm call, where the preset models one.
   std::optional<iss::FlashStats> flash;
 };

@@ -18,10 +18,16 @@ struct OneOpModel {
   std::vector<uint8_t> bytes;  // the .tflite flatbuffer
   size_t layer = 0;            // the measured operator; the ones before it produce its input
   size_t warm_layer = 0;       // its second instance (layer + 1), run with the code warm
+  // The feeding layer ran the measured operator's kernel on other code paths: the first call
+  // times the code of the measured shape's own paths (timing::fullyConnectedPaths).
+  bool new_paths = false;
 };
 
 // A FULLY_CONNECTED layer [rows, k] x [n, k]^T with int8 weights and int32 bias.
 OneOpModel fullyConnectedModel(int32_t rows, int32_t k, int32_t n);
+// The same behind an int8 [rows, k] x [n_before, k]^T layer (k becomes n_before): the measured
+// layer's first call runs the code paths of the kernel the first one did not.
+OneOpModel fullyConnectedAfterModel(int32_t rows, int32_t k, int32_t n_before, int32_t n);
 // The same in float32: input, weights, bias and output. With relu_input its input is the output
 // of a float32 k -> k layer with RELU (a hidden layer's input), run first.
 OneOpModel fullyConnectedFloatModel(int32_t rows, int32_t k, int32_t n, bool relu_input);
