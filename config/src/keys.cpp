@@ -316,8 +316,13 @@ std::vector<KeySpec> buildTable() {
                      "the preset's typical part"));
   t.push_back(intKey(HILSIM_FIELD_AT("cpu.sram_wait_states", cpu.memory.sram_wait_states),
                      kCpuCycles, IntRule{{{0, 15}}},
-                     "SRAM wait states per load or store (cpu.model iss).",
+                     "SRAM wait states per load, and per store when cpu.sram_store_waits "
+                     "(cpu.model iss).",
                      "the preset's typical part"));
+  t.push_back(boolKey(HILSIM_FIELD_AT("cpu.sram_store_waits", cpu.memory.sram_store_waits),
+                      "Whether SRAM stores pay cpu.sram_wait_states as loads do; false for SRAM "
+                      "that adds its wait states to reads only (cpu.model iss).",
+                      "the preset's typical part"));
   // cpu.flash
   t.push_back(intKey(HILSIM_FIELD_AT("cpu.flash.line_bytes", cpu.memory.flash.line_bytes), "bytes",
                      IntRule{{{4, 64}}, true},

@@ -53,8 +53,9 @@ CoreInfo withWaitStates(CoreInfo info, uint32_t flash_wait_states) {
   return info;
 }
 
-CoreInfo withSramWaitStates(CoreInfo info, uint32_t sram_wait_states) {
+CoreInfo withSramWaitStates(CoreInfo info, uint32_t sram_wait_states, bool on_stores) {
   info.memory.sram_wait_states = sram_wait_states;
+  info.memory.sram_store_waits = on_stores;
   return info;
 }
 
@@ -114,9 +115,9 @@ const std::vector<CoreInfo>& table() {
     // STM32G0B1 at 64 MHz: 2 wait states (RM0444, range 1 above 48 MHz); STM32L4R5 at 120 MHz: 5
     // (RM0432, range 1 boost); nRF5340 application core at 128 MHz: 3 (estimate, see
     // configs/README.md); STM32U575 at 160 MHz: 4 (RM0456, range 1 above 128 MHz); RA6M4 at
-    // 200 MHz: 3 (FLWT above 150 MHz) and one SRAM wait state (SRAMWTSC left on above 100 MHz),
-    // as Renesas' FSP sets them; FE310-G002 at 320 MHz: 336 per 32-byte line from its QSPI flash
-    // (quad I/O read at SCK = core / 4, configs/README.md).
+    // 200 MHz: 3 (FLWT above 150 MHz) and one SRAM wait state on reads (SRAMWTSC left on above
+    // 100 MHz), as Renesas' FSP sets them; FE310-G002 at 320 MHz: 336 per 32-byte line from its
+    // QSPI flash (quad I/O read at SCK = core / 4, configs/README.md).
     return std::vector<CoreInfo>{
         m0plus,
         m4f,
@@ -126,7 +127,7 @@ const std::vector<CoreInfo>& table() {
         board(m4f, "stm32l4r5"),
         withFlash(board(m33, "nrf5340"), kNrf5340Cache),
         withWaitStates(board(m33, "stm32u575"), 4),
-        withSramWaitStates(withFlash(board(m33, "ra6m4"), kRa6m4FlashCache), 1),
+        withSramWaitStates(withFlash(board(m33, "ra6m4"), kRa6m4FlashCache), 1, false),
         withPredictor(withWaitStates(board(rv, "fe310"), 336), kFe310Predictor),
     };
   }();

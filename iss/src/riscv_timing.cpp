@@ -310,7 +310,7 @@ BlockTiming analyzeRiscV(const TimingParams& params, uint32_t start, const uint8
       stores.erase(std::remove_if(stores.begin(), stores.end(),
                                   [&](const PendingStore& s) { return s.base == d.rd; }),
                    stores.end());
-    const uint32_t wait = memory ? params.memory.sram_wait_states : 0;
+    const uint32_t wait = memory ? params.memory.sramWaitStates(d.kind == Kind::kStore) : 0;
     slot = issue + 1 + wait + (d.csr_write ? kCsrWriteFlushCycles : 0);
     if (d.rd > 0) {
       ready[d.rd] = issue + latency(d.kind) + wait;

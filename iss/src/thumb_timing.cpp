@@ -84,6 +84,13 @@ bool isStoreSingle(unsigned id) {
                     ARM_INS_STLB, ARM_INS_STLH, ARM_INS_STLEX, ARM_INS_STLEXB, ARM_INS_STLEXH});
 }
 
+// Every store: single, dual, multiple and floating point.
+bool isStore(unsigned id) {
+  return isStoreSingle(id) ||
+         oneOf(id, {ARM_INS_STRD, ARM_INS_STM, ARM_INS_STMDB, ARM_INS_PUSH, ARM_INS_VSTR,
+                    ARM_INS_VSTMIA, ARM_INS_VSTMDB, ARM_INS_VPUSH});
+}
+
 bool isExclusiveStore(unsigned id) {
   return oneOf(id, {ARM_INS_STREX, ARM_INS_STREXB, ARM_INS_STREXH, ARM_INS_STLEX, ARM_INS_STLEXB,
                     ARM_INS_STLEXH});
@@ -318,7 +325,6 @@ BlockTiming ThumbTiming::analyze(uint32_t start, const uint8_t* code, uint32_t b
                                  const DivideHooked& hooked,
                                  std::vector<DivideSite>& divides) const {
   const bool m0plus = params_.core == Core::kCortexM0Plus;
-  const uint32_t sram = params_.memory.sram_wait_states;
   BlockTiming b;
   b.start = start;
   b.bytes = bytes;
@@ -352,6 +358,7 @@ BlockTiming ThumbTiming::analyze(uint32_t start, const uint8_t* code, uint32_t b
     }
     // A literal-pool load (or a table branch's table) reads the flash through the flash memory
     // system, which charges its wait states per line; other accesses go to SRAM.
+    const uint32_t sram = params_.memory.sramWaitStates(isStore(insn.id));
     const uint32_t access_wait = f.pc_relative ? 0 : sram;
     if (f.pc_relative && f.cls != Class::kAlu) {
       const uint32_t pc = (uint32_t(insn.address) + 4) & ~3u;

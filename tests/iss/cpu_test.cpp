@@ -628,13 +628,15 @@ TEST(Cpu, PresetLookup) {
     uint32_t icache_lines, dcache_lines;
     bool data_through_icache;
     uint32_t sram_wait_states;
+    bool sram_store_waits;
   };
-  for (const Memories& m : {Memories{"stm32g0b1", 2, 8, true, 2, 0, false, 0},
-                            Memories{"stm32l4r5", 5, 8, false, 128, 32, false, 0},
-                            Memories{"nrf5340", 3, 16, false, 512, 0, true, 0},
-                            Memories{"stm32u575", 4, 16, true, 512, 0, true, 0},
-                            Memories{"ra6m4", 3, 16, false, 512, 0, true, 1},
-                            Memories{"fe310", 336, 32, false, 512, 0, false, 0}}) {
+  for (const Memories& m : {Memories{"stm32g0b1", 2, 8, true, 2, 0, false, 0, true},
+                            Memories{"stm32l4r5", 5, 8, false, 128, 32, false, 0, true},
+                            Memories{"nrf5340", 3, 16, false, 512, 0, true, 0, true},
+                            Memories{"stm32u575", 4, 16, true, 512, 0, true, 0, true},
+                            // SRAMWTSC: a wait state on SRAM0 reads only.
+                            Memories{"ra6m4", 3, 16, false, 512, 0, true, 1, false},
+                            Memories{"fe310", 336, 32, false, 512, 0, false, 0, true}}) {
     SCOPED_TRACE(m.preset);
     const CoreInfo* info = presetInfo(m.preset);
     ASSERT_NE(info, nullptr);
@@ -648,6 +650,7 @@ TEST(Cpu, PresetLookup) {
     EXPECT_EQ(info->exception_entry_cycles, core.exception_entry_cycles);
     EXPECT_EQ(info->exception_exit_cycles, core.exception_exit_cycles);
     EXPECT_EQ(info->memory.sram_wait_states, m.sram_wait_states);
+    EXPECT_EQ(info->memory.sram_store_waits, m.sram_store_waits);
   }
 }
 

@@ -309,6 +309,29 @@ TEST(IssCortexM4, SramWaitStatesOnEveryAccess) {
             8u + 4 * 2);
 }
 
+// With cpu.sram_store_waits false (SRAM that adds its wait states to reads only, as the RA6M4's
+// SRAM0) stores run at zero wait states, loads still pay.
+TEST(IssCortexM4, SramWaitStatesOnLoadsOnly) {
+  // loads_pipelined (8): three loads pay 2 each, its store none.
+  EXPECT_EQ(cycles(kM4, "loads_pipelined",
+                   {"--arg", kTable, "--set", "cpu.sram_wait_states=2", "--set",
+                    "cpu.sram_store_waits=false"}),
+            8u + 3 * 2);
+  // stores (9): str, str, strb pay nothing.
+  EXPECT_EQ(cycles(kM4, "stores",
+                   {"--arg", kTable, "--set", "cpu.sram_wait_states=2", "--set",
+                    "cpu.sram_store_waits=false"}),
+            9u);
+  // load_store_multiple (23): ldm and pop pay 2 per register (8 registers), stm and push none.
+  EXPECT_EQ(cycles(kM4, "load_store_multiple",
+                   {"--arg", kTable, "--set", "cpu.sram_wait_states=2", "--set",
+                    "cpu.sram_store_waits=false"}),
+            23u + 8 * 2);
+  EXPECT_EQ(
+      cycles(kM4, "load_store_multiple", {"--arg", kTable, "--set", "cpu.sram_wait_states=2"}),
+      23u + 16 * 2);
+}
+
 TEST(IssCortexM4, DefaultWaitStatesAreThePresetsPart) {
   // No flags: 5 flash wait states (STM32L4R5 at 120 MHz), paid once: the ART's instruction cache
   // misses the loop's line on the first iteration only.
@@ -450,6 +473,11 @@ TEST(IssRv32im, Stores) {
   // With 2 SRAM wait states each store holds the pipeline 2 more cycles.
   EXPECT_EQ(cycles(kRv, "stores", {"--arg", kTable, "--set", "cpu.sram_wait_states=2"}),
             4u + 3 * 2);
+  // Without wait states on stores they issue one a cycle again.
+  EXPECT_EQ(cycles(kRv, "stores",
+                   {"--arg", kTable, "--set", "cpu.sram_wait_states=2", "--set",
+                    "cpu.sram_store_waits=false"}),
+            4u);
 }
 
 TEST(IssRv32im, MultiplyLatency) {

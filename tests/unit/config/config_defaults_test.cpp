@@ -192,6 +192,7 @@ TEST(ConfigDefaults, PresetsWithAnIssDefaultToItAtTheirPartsWaitStates) {
     CpuModel model;
     uint32_t flash_wait_states;
     uint32_t sram_wait_states = 0;
+    bool sram_store_waits = true;
   };
   const std::vector<Case> cases = {
       {"cortex-m0plus", CpuModel::kIss, 1},
@@ -222,6 +223,15 @@ TEST(ConfigDefaults, PresetsWithAnIssDefaultToItAtTheirPartsWaitStates) {
 
 // A board preset is its core's timing and coefficients at the part's clock, wait states and flash
 // memory system (configs/README.md, "Board presets").
+// cpu.sram_store_waits follows the preset unless it is given.
+TEST(ConfigDefaults, SramStoreWaitsFollowThePresetUnlessGiven) {
+  EXPECT_TRUE(withSets({"cpu.preset=cortex-m33"}).cpu.memory.sram_store_waits);
+  EXPECT_FALSE(withSets({"cpu.preset=ra6m4"}).cpu.memory.sram_store_waits);
+  EXPECT_TRUE(
+      withSets({"cpu.preset=ra6m4", "cpu.sram_store_waits=true"}).cpu.memory.sram_store_waits);
+  EXPECT_FALSE(withSets({"cpu.sram_store_waits=false"}).cpu.memory.sram_store_waits);
+}
+
 TEST(ConfigDefaults, BoardPresetsResolveToTheirPart) {
   struct Case {
     std::string board, core;
@@ -231,13 +241,15 @@ TEST(ConfigDefaults, BoardPresetsResolveToTheirPart) {
     bool own_calibration;  // else the core's coefficients
     bool own_optimized;    // the optimized kernels' figures too
     uint32_t sram_wait_states = 0;
+    bool sram_store_waits = true;
   };
   const std::vector<Case> cases = {
       {"stm32g0b1", "cortex-m0plus", 64, 2, {8, true, 2, 2, 0, 1, false}, true, true},
       {"stm32l4r5", "cortex-m4f", 120, 5, {8, false, 128, 4, 32, 4, false}, false, false},
       {"nrf5340", "cortex-m33", 128, 3, {16, false, 512, 2, 0, 1, true}, true, true},
       {"stm32u575", "cortex-m33", 160, 4, {16, true, 512, 2, 0, 1, true}, false, true},
-      {"ra6m4", "cortex-m33", 200, 3, {16, false, 512, 2, 0, 1, true}, true, true, 1},
+      // SRAMWTSC: one wait state on SRAM0 reads, none on writes.
+      {"ra6m4", "cortex-m33", 200, 3, {16, false, 512, 2, 0, 1, true}, true, true, 1, false},
       {"fe310", "rv32im", 320, 336, {32, false, 512, 2, 0, 1, false}, true, true},
   };
   for (const Case& c : cases) {
@@ -247,6 +259,7 @@ TEST(ConfigDefaults, BoardPresetsResolveToTheirPart) {
     EXPECT_EQ(hw.cpu.clock_mhz, c.clock_mhz);
     EXPECT_EQ(hw.cpu.memory.flash_wait_states, c.flash_wait_states);
     EXPECT_EQ(hw.cpu.memory.sram_wait_states, c.sram_wait_states);
+    EXPECT_EQ(hw.cpu.memory.sram_store_waits, c.sram_store_waits);
     EXPECT_TRUE(hw.cpu.memory.flash == c.flash);
     const timing::CpuCoefficients core = timing::cpuPreset(c.core, KernelLibrary::kReference);
     if (c.own_calibration)

@@ -13,14 +13,21 @@ namespace hilsim::iss {
 
 struct MemoryOptions {
   // Wait states in core cycles: per flash line read the flash memory system does not hide, and
-  // per SRAM load or store.
+  // per SRAM load, and per SRAM store unless sram_store_waits is false (a part whose SRAM adds its
+  // wait state to reads only).
   uint32_t flash_wait_states = 0;
   uint32_t sram_wait_states = 0;
   FlashOptions flash;
+  bool sram_store_waits = true;
+
+  // The wait states of one SRAM access.
+  uint32_t sramWaitStates(bool store) const {
+    return store && !sram_store_waits ? 0 : sram_wait_states;
+  }
 
   bool operator==(const MemoryOptions& o) const {
     return flash_wait_states == o.flash_wait_states && sram_wait_states == o.sram_wait_states &&
-           flash == o.flash;
+           sram_store_waits == o.sram_store_waits && flash == o.flash;
   }
 };
 
