@@ -495,9 +495,9 @@ std::vector<KeySpec> buildTable() {
                        kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.dwconv_per_filter_miss), "cycles/miss", 0,
                        kUnbounded,
-                       "DEPTHWISE_CONV_2D, per filter load of the reference kernel that misses "
-                       "the data cache in front of the weights in flash (0 for the optimized "
-                       "kernels).",
+                       "DEPTHWISE_CONV_2D, per filter load that misses the data cache in front "
+                       "of the weights in flash (counted along the kernel library's loop "
+                       "order).",
                        kPreset));
   t.push_back(floatKey(HILSIM_FIELD(cpu.coefficients.pool_per_element), "cycles/element", 0,
                        kUnbounded, "AVERAGE_POOL_2D, per window element (outputs x KH x KW).",

@@ -143,7 +143,8 @@ LstmGateLoads lstmGateLoads(uint32_t time_steps, uint32_t batches, uint32_t inpu
   return g;
 }
 
-uint64_t depthwiseFilterMisses(const OpWork& work, const WeightCache& cache) {
+uint64_t depthwiseFilterMisses(const OpWork& work, const WeightCache& cache,
+                               KernelLibrary kernels) {
   const uint64_t taps = work.filter_taps, channels = work.filter_channels;
   if (cache.lines == 0 || cache.line_bytes == 0 || taps == 0 || channels == 0) return 0;
   const uint64_t ways = std::max<uint32_t>(cache.ways, 1);
@@ -156,10 +157,13 @@ uint64_t depthwiseFilterMisses(const OpWork& work, const WeightCache& cache) {
   const auto lineOf = [&](uint64_t tap, uint64_t channel) {
     return (tap * channels + channel) / cache.line_bytes;
   };
+  // The first channel of each walk: every channel, or four at a time and then the rest.
+  const uint64_t grouped =
+      kernels == KernelLibrary::kOptimized && work.quad_pixels > 0 ? channels / 4 * 4 : 0;
   std::vector<uint64_t> walk(sets);
   std::vector<bool> once(filter_lines, false);
   uint64_t per_pixel = 0;
-  for (uint64_t c = 0; c < channels; ++c) {
+  for (uint64_t c = 0; c < channels; c += c < grouped ? 4 : 1) {
     // The lines of this channel's walk per set (consecutive taps in one line load it once).
     std::fill(walk.begin(), walk.end(), 0);
     for (uint64_t t = 0; t < taps; ++t)
@@ -259,7 +263,7 @@ uint64_t CpuCostModel::cycles(tflite::BuiltinOperator op, const OpWork& w) const
           c_.dwconv_per_scalar_channel * d(w.general_scalar_channels) +
           c_.dwconv_per_scalar_row * d(w.general_scalar_rows) +
           c_.dwconv_per_quad_pixel * d(w.quad_pixels) +
-          c_.dwconv_per_filter_miss * d(depthwiseFilterMisses(w, c_.weight_cache)) +
+          c_.dwconv_per_filter_miss * d(depthwiseFilterMisses(w, c_.weight_cache, c_.kernels)) +
           c_.dwconv_per_call);
     case Op::AVERAGE_POOL_2D:
       return toCycles(c_.pool_per_element * d(w.window_elements) +

@@ -53,9 +53,6 @@ struct Term {
   // Fitted for the optimized library only: a cost the reference kernels do not have (they keep
   // the preset's 0).
   bool optimized_only = false;
-  // Fitted for the reference kernels only: its regressor follows their loop order (the optimized
-  // kernels keep the preset's 0).
-  bool reference_only = false;
 };
 
 double insideMacsTerm(const OpWork& w, const CpuCoefficients&) {
@@ -199,9 +196,8 @@ std::vector<Group> groups() {
          [](const OpWork& w, const CpuCoefficients&) { return double(w.quad_pixels); }, true},
         {&CpuCoefficients::dwconv_per_filter_miss, "dwconv_per_filter_miss",
          [](const OpWork& w, const CpuCoefficients& c) {
-           return double(timing::depthwiseFilterMisses(w, c.weight_cache));
-         },
-         false, true},
+           return double(timing::depthwiseFilterMisses(w, c.weight_cache, c.kernels));
+         }},
         {&CpuCoefficients::dwconv_per_quad, "dwconv_per_quad",
          [](const OpWork& w, const CpuCoefficients&) { return double(w.general_quads); }, true},
         {&CpuCoefficients::dwconv_per_quad_row, "dwconv_per_quad_row",
@@ -354,9 +350,8 @@ void fitGroup(const Group& group, const std::vector<Sample>& samples, Calibratio
     std::vector<double> row;
     for (size_t t = 0; t < group.terms.size(); ++t) {
       const bool optimized = cal->cpu.kernels == timing::KernelLibrary::kOptimized;
-      const bool applies = group.applies(s.op, s.work, t) &&
-                           (!group.terms[t].optimized_only || optimized) &&
-                           (!group.terms[t].reference_only || !optimized);
+      const bool applies =
+          group.applies(s.op, s.work, t) && (!group.terms[t].optimized_only || optimized);
       row.push_back(applies ? group.terms[t].regressor(s.work, cal->coefficients) : 0.0);
       if (applies && row.back() != 0.0) used[t] = true;
     }

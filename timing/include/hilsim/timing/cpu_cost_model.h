@@ -54,8 +54,8 @@
 //                      rows inside the input, one loop over a window row each; quad pixels:
 //                      the output pixels when the channels run four at a time, depth
 //                      multiplier 1 and at least four channels, else 0; filter misses:
-//                      depthwiseFilterMisses, the reference kernel's filter loads that miss
-//                      the data cache in front of the weights)
+//                      depthwiseFilterMisses, the kernel's filter loads that miss the data
+//                      cache in front of the weights)
 //   AVERAGE_POOL_2D    pool_per_element * outputs * KH * KW + pool_per_output * outputs
 //                      + pool_per_row * window rows + pool_per_call
 //   MAX_POOL_2D        maxpool_per_element * outputs * KH * KW
@@ -119,6 +119,10 @@ struct WeightCache {
   uint32_t lines = 0;
   uint32_t ways = 1;
 };
+
+// The kernel library the CPU runs: TFLite Micro's reference kernels, or hilsim's optimized int8
+// kernels (kernels/optimized).
+enum class KernelLibrary : uint8_t { kReference, kOptimized };
 
 // Cost coefficients in host-CPU cycles. Use cpuPreset() to get a consistent set.
 struct CpuCoefficients {
@@ -238,11 +242,11 @@ struct CpuCoefficients {
   // The data cache the weights are read through (not a key: the configuration derives it from
   // cpu.flash when cpu.weight_memory is flash).
   WeightCache weight_cache;
+  // The library whose kernels these coefficients price (not a key: cpuPreset() sets it from
+  // cpu.kernels); the filter misses follow its loop order (depthwiseFilterMisses).
+  KernelLibrary kernels = KernelLibrary::kReference;
 };
 
-// The kernel library the CPU runs: TFLite Micro's reference kernels, or hilsim's optimized int8
-// kernels (kernels/optimized).
-enum class KernelLibrary : uint8_t { kReference, kOptimized };
 // The optimization level the firmware image of the kernels is built at (cpu.firmware_opt): -O2 as
 // TFLite Micro's Makefile builds its kernels, or -Os. The optimized library exists at -O2 only.
 enum class FirmwareOpt : uint8_t { kO2, kOs };
@@ -319,15 +323,19 @@ struct OpWork {
 // input channels one CONV_2D filter reads (in_c / groups); ignored for a depthwise geometry.
 OpWork convolutionWork(const ConvGeometry& g, uint32_t filter_in_c);
 
-// The reference DEPTHWISE_CONV_2D kernel's filter loads that miss `cache`. Per output pixel it
-// reads, for each output channel in turn, that channel's byte of every tap (filter_channels
-// bytes apart): a walk over lines that repeats for the neighbouring channels and the next pixel.
+// A DEPTHWISE_CONV_2D kernel's filter loads that miss `cache`. Per output pixel the reference
+// kernel reads, for each output channel in turn, that channel's byte of every tap
+// (filter_channels bytes apart): a walk over lines that repeats for the neighbouring channels and
+// the next pixel. The optimized kernel walks the same way at a depth multiplier above 1; at 1
+// (work.quad_pixels) it reads four channels' bytes as one word per tap, one walk per four
+// channels, and the in_c mod 4 rest a channel at a time (`kernels`).
 // Nothing misses when the whole filter fits the cache's sets; a line that one channel's walk
 // puts in a set together with more lines than the set has ways misses on every load of that walk
 // (the walk evicts it before it comes round again); any other line of a set the filter
 // overflows misses once per pixel. Scaled by the share of taps that lie inside the input; 0
 // without a cache.
-uint64_t depthwiseFilterMisses(const OpWork& work, const WeightCache& cache);
+uint64_t depthwiseFilterMisses(const OpWork& work, const WeightCache& cache,
+                               KernelLibrary kernels = KernelLibrary::kReference);
 
 // An int8 FULLY_CONNECTED's weight loads and tail MACs, as in the formula above (K padded to
 // `reduction_multiple`).
