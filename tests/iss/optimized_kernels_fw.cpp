@@ -8,6 +8,10 @@
 //     odd run lengths, saturating activation ranges) and SOFTMAX with int8 and int16 outputs;
 //   opt_selfcheck_lstm(seed, rounds): the int8 LSTM's gate (opt::lstmGateInt8 against
 //     lstm_step::gateInt8) on random gates, one sigmoid and one tanh per round;
+//   opt_selfcheck_requantize(seed, rounds): opt::requantize against
+//     multiplyByQuantizedMultiplier for every shift, over the int32 edges (the saturating
+//     INT32_MIN * INT32_MIN included) and `rounds` random accumulators and multipliers per
+//     shift; returns the number of values that differ;
 //   bench_elementwise(elements, op, broadcast, mode): ADD (op 0) or MUL (op 1) of `elements`
 //     int8 values with a second operand of the same shape (broadcast 0) or one value
 //     (broadcast 1), and bench_softmax(rows, depth, mode): SOFTMAX int8 -> int8;
@@ -34,8 +38,10 @@
 #include "hilsim/kernels/optimized/fully_connected.h"
 #include "hilsim/kernels/optimized/lstm.h"
 #include "hilsim/kernels/optimized/pooling.h"
+#include "hilsim/kernels/optimized/requant.h"
 #include "hilsim/kernels/optimized/softmax.h"
 #include "hilsim/kernels/pooling.h"
+#include "hilsim/kernels/quant_math.h"
 #include "hilsim/kernels/softmax.h"
 
 namespace {
@@ -411,6 +417,28 @@ uint32_t opt_selfcheck_lstm(uint32_t seed, uint32_t cases) {
   for (uint32_t i = 0; i < cases; ++i) {
     failures += checkLstmGate(r, k::LstmGateActivation::kSigmoid) ? 0 : 1;
     failures += checkLstmGate(r, k::LstmGateActivation::kTanh) ? 0 : 1;
+  }
+  return failures;
+}
+
+uint32_t opt_selfcheck_requantize(uint32_t seed, uint32_t rounds) {
+  const int32_t edges[] = {
+      INT32_MIN, INT32_MIN + 1, -(1 << 30), -65536,        -3,       -2, -1, 0, 1, 2,
+      3,         65535,         1 << 30,    INT32_MAX - 1, INT32_MAX};
+  constexpr uint32_t kEdges = sizeof(edges) / sizeof(edges[0]);
+  Lcg r{seed};
+  uint32_t failures = 0;
+  for (int32_t shift = -31; shift <= 31; ++shift) {
+    for (uint32_t i = 0; i < kEdges * kEdges + rounds; ++i) {
+      const bool edge = i < kEdges * kEdges;
+      // next() has 24 random bits: two calls fill a word.
+      const int32_t acc = edge ? edges[i % kEdges] : static_cast<int32_t>(r.next() << 8 ^ r.next());
+      const int32_t multiplier =
+          edge ? edges[i / kEdges] : static_cast<int32_t>(r.next() << 8 ^ r.next());
+      if (k::opt::requantize(acc, multiplier, shift) !=
+          k::multiplyByQuantizedMultiplier(acc, multiplier, shift))
+        ++failures;
+    }
   }
   return failures;
 }

@@ -72,6 +72,14 @@ TEST(IssOptimizedKernels, LstmGateMatchesReferenceOnEveryCore) {
   }
 }
 
+TEST(IssOptimizedKernels, RequantizeMatchesReferenceOnEveryCore) {
+  for (const Core& core : kCores) {
+    // The int32 edges and 200 random values per shift, on each core's own instructions (QADD
+    // where the DSP extension has it).
+    EXPECT_EQ(run(core, "opt_selfcheck_requantize", {31, 200}).value, 0u) << core.preset;
+  }
+}
+
 // Cycles per MAC of one kernel call: the run with the kernel minus the run that only prepares.
 double cyclesPerMac(const Core& core, const std::string& entry, std::vector<uint32_t> args,
                     uint32_t mode, double macs) {

@@ -85,7 +85,10 @@ void convInt8Pointwise(const ConvParams& p, const int8_t* input, const int8_t* f
     for (; oc + 2 <= out_c; oc += 2) {
       int32_t acc[4] = {folded_bias[oc], folded_bias[oc + 1], folded_bias[oc], folded_bias[oc + 1]};
       const int8_t* w0 = filter + size_t(oc) * ks;
-      dot2x2S8(x0, x1, w0, w0 + ks, k, acc);
+      if (x1 == x0 + ks)
+        dot2x2S8Strided(x0, w0, k, k, acc);
+      else
+        dot2x2S8(x0, x1, w0, w0 + ks, k, acc);
       for (int32_t c = 0; c < 2; ++c) {
         const int32_t m = q.multipliers[oc + c], s = q.shifts[oc + c];
         y0[oc + c] = requantizeToInt8(acc[c], m, s, q.output_zero_point, q.act_min, q.act_max);

@@ -69,9 +69,11 @@ struct Output {
 #endif
 
 // One output pixel over the taps [ry) x [rx) of its window; image points at the window's
-// (0, 0) tap (which may lie outside the input), in units of pixels.
-HILSIM_OPT_NO_LOOP_VECTORIZE void pixelGeneral(const WindowGeometry& g, int32_t depth_multiplier,
-                                               const ChannelRequant& q, const int8_t* image,
+// (0, 0) tap (which may lie outside the input), in units of pixels. The geometry and the
+// requantization come by value: the int8 stores through `y` cannot alias a copy of its own,
+// so they stay in registers across the output stage instead of being read again per channel.
+HILSIM_OPT_NO_LOOP_VECTORIZE void pixelGeneral(const WindowGeometry g, int32_t depth_multiplier,
+                                               const ChannelRequant q, const int8_t* image,
                                                int32_t y0, int32_t x0, TapRange ry, TapRange rx,
                                                const int8_t* filter, int8_t* y) {
   const size_t in_c = size_t(g.in_c), out_c = size_t(g.out_c);
@@ -85,13 +87,21 @@ HILSIM_OPT_NO_LOOP_VECTORIZE void pixelGeneral(const WindowGeometry& g, int32_t 
   };
 
   if (depth_multiplier == 1) {
+    const int32_t columns = rx.end - rx.first;
     int32_t c = 0;
     for (; c + 4 <= g.in_c; c += 4) {
       Sum4 sum;
       for (int32_t fy = ry.first; fy < ry.end; ++fy) {
         const int8_t* x = tapInput(fy, rx.first) + c;
         const int8_t* w = filter + size_t(fy) * filter_row + size_t(rx.first) * out_c + size_t(c);
-        for (int32_t n = rx.end - rx.first; n > 0; --n, x += x_step, w += out_c)
+        // Rows of two or three taps (a 3x3 filter at the border) without the column loop.
+        if (columns == 2 || columns == 3) {
+          sum.add(x, w, offset, offset2);
+          sum.add(x + x_step, w + out_c, offset, offset2);
+          if (columns == 3) sum.add(x + 2 * x_step, w + 2 * out_c, offset, offset2);
+          continue;
+        }
+        for (int32_t n = columns; n > 0; --n, x += x_step, w += out_c)
           sum.add(x, w, offset, offset2);
       }
       out.store(c, sum.s0);
@@ -156,17 +166,25 @@ void run(const DepthwiseConvParams& p, const int8_t* input, const int8_t* filter
         const int8_t* f2 = f1 + filter_row;
         const Output out{q, output};
         int32_t c = 0;
+        // At depth multiplier 1 a filter row is three channel rows (filter_row = 3 * in_c), so
+        // the three taps of a row lie in_c apart in the input and in the filter alike: each tap's
+        // weights are read at one distance from its inputs, which changes only between rows. One
+        // pointer and that distance keep the loop's pointers, sums and operands in registers.
         for (; c + 4 <= g.in_c; c += 4) {
           Sum4 sum;
-          sum.add(r0 + c, f0 + c, offset, offset2);
-          sum.add(r0 + in_c + c, f0 + out_c + c, offset, offset2);
-          sum.add(r0 + 2 * in_c + c, f0 + 2 * out_c + c, offset, offset2);
-          sum.add(r1 + c, f1 + c, offset, offset2);
-          sum.add(r1 + in_c + c, f1 + out_c + c, offset, offset2);
-          sum.add(r1 + 2 * in_c + c, f1 + 2 * out_c + c, offset, offset2);
-          sum.add(r2 + c, f2 + c, offset, offset2);
-          sum.add(r2 + in_c + c, f2 + out_c + c, offset, offset2);
-          sum.add(r2 + 2 * in_c + c, f2 + 2 * out_c + c, offset, offset2);
+          const int8_t* x = r0 + c;
+          uintptr_t to_w = reinterpret_cast<uintptr_t>(f0 + c) - reinterpret_cast<uintptr_t>(x);
+          const auto weights = [&to_w](const int8_t* tap) {
+            return reinterpret_cast<const int8_t*>(reinterpret_cast<uintptr_t>(tap) + to_w);
+          };
+          const int8_t* const x_end = x + 3 * in_row;
+          for (; x != x_end; x += in_row, to_w += 3 * in_c - in_row) {
+            const int8_t* x1 = x + in_c;
+            const int8_t* x2 = x1 + in_c;
+            sum.add(x, weights(x), offset, offset2);
+            sum.add(x1, weights(x1), offset, offset2);
+            sum.add(x2, weights(x2), offset, offset2);
+          }
           out.store(c, sum.s0);
           out.store(c + 1, sum.s1);
           out.store(c + 2, sum.s2);

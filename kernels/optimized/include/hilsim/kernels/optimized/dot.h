@@ -54,6 +54,47 @@ inline void dot2x2S8(const int8_t* a0, const int8_t* a1, const int8_t* b0, const
   acc[3] = s11;
 }
 
+// dot2x2S8 for rows and columns `stride` bytes apart (a1 = a0 + stride, b1 = b0 + stride: a
+// FULLY_CONNECTED's batch rows and weight rows, a pointwise CONV_2D's neighbouring pixels at
+// stride 1). One offset register serves both second operands, which keeps the loop's pointers,
+// sums and operands within a Cortex-M's registers.
+inline void dot2x2S8Strided(const int8_t* a0, const int8_t* b0, int32_t stride, int32_t k,
+                            int32_t acc[4]) {
+#if HILSIM_OPT_DSP
+  int32_t s00 = acc[0], s01 = acc[1], s10 = acc[2], s11 = acc[3];
+  // A count down to zero instead of an end pointer: the flags of the decrement end the loop.
+  for (int32_t n = k >> 2; n != 0; --n) {
+    const uint32_t xb = load4(a0 + stride);
+    const uint32_t xa = load4(a0);
+    a0 += 4;
+    const uint32_t wb = load4(b0 + stride);
+    const uint32_t wa = load4(b0);
+    b0 += 4;
+    const uint32_t b0e = sxtb16(wa), b0o = sxtb16Odd(wa);
+    const uint32_t a0e = sxtb16(xa), a0o = sxtb16Odd(xa);
+    s00 = smlad(a0e, b0e, s00);
+    s00 = smlad(a0o, b0o, s00);
+    const uint32_t a1e = sxtb16(xb), a1o = sxtb16Odd(xb);
+    s10 = smlad(a1e, b0e, s10);
+    s10 = smlad(a1o, b0o, s10);
+    const uint32_t b1e = sxtb16(wb), b1o = sxtb16Odd(wb);
+    s01 = smlad(a0e, b1e, s01);
+    s01 = smlad(a0o, b1o, s01);
+    s11 = smlad(a1e, b1e, s11);
+    s11 = smlad(a1o, b1o, s11);
+  }
+  acc[0] = s00;
+  acc[1] = s01;
+  acc[2] = s10;
+  acc[3] = s11;
+  const int32_t done = k & ~int32_t{3};
+  if (done == k) return;
+  dot2x2S8(a0, a0 + stride, b0, b0 + stride, k - done, acc);
+#else
+  dot2x2S8(a0, a0 + stride, b0, b0 + stride, k, acc);
+#endif
+}
+
 // acc + sum_k a[k] * b[k] for int8 a and b.
 inline int32_t dot1x1S8(const int8_t* a, const int8_t* b, int32_t k, int32_t acc) {
   int32_t i = 0;
