@@ -162,15 +162,22 @@ uint64_t depthwiseFilterMisses(const OpWork& work, const WeightCache& cache,
       kernels == KernelLibrary::kOptimized && work.quad_pixels > 0 ? channels / 4 * 4 : 0;
   std::vector<uint64_t> walk(sets);
   std::vector<bool> once(filter_lines, false);
+  std::vector<uint64_t> loads;  // the lines one walk loads, in order
+  loads.reserve(taps);
   uint64_t per_pixel = 0;
   for (uint64_t c = 0; c < channels; c += c < grouped ? 4 : 1) {
-    // The lines of this channel's walk per set (consecutive taps in one line load it once).
+    // The lines of this channel's walk, and how many fall in each set (consecutive taps in one
+    // line load it once).
     std::fill(walk.begin(), walk.end(), 0);
-    for (uint64_t t = 0; t < taps; ++t)
-      if (t == 0 || lineOf(t, c) != lineOf(t - 1, c)) ++walk[lineOf(t, c) % sets];
+    loads.clear();
     for (uint64_t t = 0; t < taps; ++t) {
-      const uint64_t line = lineOf(t, c), set = line % sets;
-      if (t > 0 && line == lineOf(t - 1, c)) continue;
+      const uint64_t line = lineOf(t, c);
+      if (!loads.empty() && line == loads.back()) continue;
+      loads.push_back(line);
+      ++walk[line % sets];
+    }
+    for (const uint64_t line : loads) {
+      const uint64_t set = line % sets;
       if (walk[set] > ways)
         ++per_pixel;  // the walk evicts the line before it comes round again
       else if (filterLinesIn(set) > ways)

@@ -562,8 +562,9 @@ void expectSoftmaxMatches(uint32_t seed) {
     }
     ASSERT_EQ(expected_status, actual_status) << "case " << i;
     // The int16 output keeps 16 more bits of the reciprocal's range, so only int8 stops there.
-    if (sizeof(Out) == 1)
+    if (sizeof(Out) == 1) {
       EXPECT_EQ(overflow, expected_status == kernels::SoftmaxStatus::kSumOfExpsOverflow);
+    }
     if (expected_status == kernels::SoftmaxStatus::kOk) {
       ASSERT_EQ(expected, actual) << "case " << i << ": depth " << p.depth;
     } else {
