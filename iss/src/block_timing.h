@@ -51,10 +51,24 @@ enum class ControlTransfer : uint8_t {
   kReturn,       // jalr x0 through ra or t0: target from the return-address stack
 };
 
-// The fields every block hook reads come first, so that they share the first two cache lines.
+// The fields a Cortex-M block hook reads fill the first cache line; the E31's and the flash
+// marks' fill the second.
 struct alignas(64) BlockTiming {
-  uint32_t start = 0;
-  uint32_t bytes = 0;
+  // The blocks that last followed this one (key: address << 32 | size), most recent first: a
+  // loop's block is found from its predecessor without a table lookup. On Cortex-M each also
+  // holds what following this block costs, as far as it is known in advance.
+  struct Successor {
+    uint64_t key = ~uint64_t{0};
+    const BlockTiming* block = nullptr;
+    // The block's base cycles, a taken branch's refill and the flash cycles known in advance.
+    uint32_t cycles = 0;
+    uint32_t instructions = 0;
+    uint32_t flash_last_line = 0;   // the line the flash system last read after the block
+    uint16_t flash_line_reads = 0;  // line reads known in advance
+    uint8_t flash = 0;              // FlashSystem::Edge
+    bool sequential = false;        // the block is this one's fall-through
+  };
+  mutable Successor successors[2];
   uint32_t instructions = 0;
   // Every static cost of the block: the instruction table, pipelining and interlocks inside the
   // block, not-taken branches, SRAM wait states, divides at their minimum.
@@ -67,32 +81,27 @@ struct alignas(64) BlockTiming {
   // target instruction that is not word aligned. Flash wait states are the flash memory
   // system's (flash_system.h).
   uint32_t nonseq_entry_cycles = 0;
-  // E31: the control transfer ending the block, at branch_pc.
-  ControlTransfer control = ControlTransfer::kNone;
-  bool uses_flash = false;     // fetch_lines or literal_lines
-  uint16_t literal_count = 0;  // literal_lines.size()
-  uint32_t branch_pc = 0;
   // Flash memory system (flash_system.h): the flash lines the block's instructions span (none
   // outside the flash code region), the lines its literal loads read, and the cache fill counts
   // at which every one of them last hit.
   uint32_t fetch_first_line = 0;
   uint32_t fetch_lines = 0;
+  uint16_t literal_count = 0;                        // literal_lines.size()
+  bool uses_flash = false;                           // fetch_lines or literal_lines
+  mutable uint64_t flash_epoch = ~uint64_t{0};       // instruction cache fills
+  mutable uint64_t flash_data_epoch = ~uint64_t{0};  // data cache fills (literal lines)
+  uint32_t start = 0;
+  uint32_t bytes = 0;
+  // E31: the control transfer ending the block, at branch_pc.
+  ControlTransfer control = ControlTransfer::kNone;
+  // E31: the target buffer slot this block's branch was last placed in (E31Predictor).
+  mutable uint8_t target_slot = 0;
+  uint32_t branch_pc = 0;
   // E31: results still in flight when the block ends (tail) and the registers the block reads
   // before writing them, with the cycle of their first read (head). Bit 0 stands for the
   // multiplier/divider unit (x0 is never a dependency).
   uint32_t tail_mask = 0;
   uint32_t head_mask = 0;
-  // E31: the target buffer slot this block's branch was last placed in (E31Predictor).
-  mutable uint8_t target_slot = 0;
-  mutable uint64_t flash_epoch = ~uint64_t{0};       // instruction cache fills
-  mutable uint64_t flash_data_epoch = ~uint64_t{0};  // data cache fills (literal lines)
-  // The blocks that last followed this one (key: address << 32 | size), most recent first: a
-  // loop's block is found from its predecessor without a table lookup.
-  struct Successor {
-    uint64_t key = ~uint64_t{0};
-    const BlockTiming* block = nullptr;
-  };
-  mutable Successor successors[2];
   std::vector<uint32_t> literal_lines;
   uint8_t tail_cycles[32] = {};
   uint8_t head_cycles[32] = {};

@@ -61,7 +61,8 @@ Cpu::Cpu(const CpuOptions& options)
     s.paths.addWritable(kSystemControlBase, kSystemControlBytes);
   }
   uc_hook hook;
-  uc_hook_add(s.uc, &hook, UC_HOOK_BLOCK, reinterpret_cast<void*>(&Impl::blockHook), &s, 1, 0);
+  uc_hook_add(s.uc, &hook, UC_HOOK_BLOCK,
+              reinterpret_cast<void*>(s.riscv ? &Impl::blockHook : &Impl::armBlockHook), &s, 1, 0);
   uc_hook_add(s.uc, &hook, UC_HOOK_MEM_INVALID, reinterpret_cast<void*>(&Impl::invalidHook), &s, 1,
               0);
 }

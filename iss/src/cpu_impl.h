@@ -185,10 +185,33 @@ struct Cpu::Impl {
         return next[0].block;
       }
       next[1] = next[0];
-      next[0] = {key, lookup(key, address, size)};
+      next[0] = edge(*prev, key, lookup(key, address, size));
       return next[0].block;
     }
     return lookup(key, address, size);
+  }
+
+  // The successor entry of block `b` (found by `key`) after block `p`: on Cortex-M with what
+  // following `p` costs, as far as that is known in advance (armBlockHook()).
+  BlockTiming::Successor edge(const BlockTiming& p, uint64_t key, const BlockTiming* b) const {
+    BlockTiming::Successor e;
+    e.key = key;
+    e.block = b;
+    if (riscv) return e;
+    e.sequential = uint32_t(key >> 32) == p.fallthrough;
+    e.instructions = b->instructions;
+    uint32_t flash_cycles = 0, line_reads = 0;
+    FlashSystem::Edge kind =
+        flash.edge(p, *b, e.sequential, flash_cycles, line_reads, e.flash_last_line);
+    if (line_reads > std::numeric_limits<uint16_t>::max()) {
+      kind = FlashSystem::kWalk;
+      flash_cycles = line_reads = 0;
+    }
+    e.flash = kind;
+    e.flash_line_reads = uint16_t(line_reads);
+    e.cycles = b->base_cycles + flash_cycles +
+               (e.sequential ? 0 : p.taken_cycles + b->nonseq_entry_cycles);
+    return e;
   }
 
   const BlockTiming* lookup(uint64_t key, uint32_t address, uint32_t size) {
@@ -304,6 +327,47 @@ struct Cpu::Impl {
     } catch (...) {
       s.stopWithCurrentException();
     }
+  }
+  // Cortex-M: a block that follows the previous one as last time costs what their edge says
+  // (edge()) and the flash system's part of it not known in advance; every other case is
+  // onBlock()'s.
+  static void armBlockHook(uc_engine* engine, uint64_t address, uint32_t size,
+                           void* user) noexcept {
+    Impl& s = *static_cast<Impl*>(user);
+    if (const BlockTiming* p = s.prev) {
+      const BlockTiming::Successor& e = p->successors[0];
+      const uint64_t instructions = s.instructions + e.instructions;
+      if (e.key == (uint64_t(uint32_t(address)) << 32 | size) &&
+          instructions <= s.instruction_limit && !s.stop_requested) {
+        uint64_t c = e.cycles;
+        bool followed = true;
+        switch (e.flash) {
+          case FlashSystem::kNoFetch:
+            break;
+          case FlashSystem::kWalk:
+            c += s.flash.blockCycles(*e.block, e.sequential);
+            break;
+          case FlashSystem::kFixed:
+            s.flash.followFixed(e.flash_line_reads);
+            break;
+          default:
+            followed = s.flash.followEdge(*p, *e.block, FlashSystem::Edge(e.flash),
+                                          e.flash_line_reads, e.flash_last_line, c);
+        }
+        if (followed) {
+          s.cycles += c;
+          s.instructions = instructions;
+          s.prev = e.block;
+          return;
+        }
+      }
+    }
+    otherBlock(engine, address, size, user);
+  }
+  // Kept out of line, so that armBlockHook() itself stays small.
+  [[gnu::noinline]] static void otherBlock(uc_engine* engine, uint64_t address, uint32_t size,
+                                           void* user) noexcept {
+    blockHook(engine, address, size, user);
   }
   static void divideHook(uc_engine*, uint64_t address, uint32_t, void* user) noexcept {
     Impl& s = *static_cast<Impl*>(user);

@@ -6,7 +6,11 @@
 // block all of whose lines hit is marked with its caches' epochs, and the sets it relies on are
 // pinned; running it again before a line fills a pinned set costs a comparison or two. Other
 // blocks are walked; with the prefetch only their first line needs a check (every later line
-// follows the one just read).
+// follows the one just read). A cache of one pair of lines (the Cortex-M0+ parts') leaves no
+// mark standing for long (every miss fills the one set all marks rely on); behind a prefetch and
+// without a data cache its blocks are walked directly instead, and most of a walk is known from
+// the block and the one before it (edge()): the block hook keeps it with the pair of blocks and
+// then only looks the first line up in the cache when the block was branched to.
 
 #include <algorithm>
 #include <cstdint>
@@ -30,6 +34,19 @@ class LineCache {
         pins_(lines == 0 ? 0 : lines / ways, kUnpinned) {}
 
   bool enabled() const { return !tags_.empty(); }
+  // Whether the cache is one set of two ways.
+  bool onePair() const { return pairs_.size() == 1; }
+
+  // lookup() of a cache of one pair when `look` holds, else nothing; without branches (whether
+  // a line hits follows the guest's data-dependent branches).
+  bool lookupPairIf(uint32_t line, bool look) {
+    const uint64_t pair = pairs_[0];
+    const uint32_t mru = uint32_t(pair >> 32), lru = uint32_t(pair);
+    const bool hit = (mru == line) | (lru == line);
+    const uint64_t used = uint64_t(line) << 32 | (mru == line ? lru : mru);
+    pairs_[0] = look ? used : pair;
+    return look & hit;
+  }
 
   // True on a hit; on a miss the line replaces the set's least recently used one, and a set
   // pinned at `epoch` (a marked block relies on a line in it) advances the epoch.
@@ -112,15 +129,71 @@ class FlashSystem {
         shift_(uint32_t(__builtin_ctz(o.line_bytes))),
         icache_(o.icache_lines, o.icache_ways),
         dcache_(o.dcache_lines, o.dcache_ways),
-        data_cache_(o.data_through_icache ? &icache_ : (o.dcache_lines > 0 ? &dcache_ : nullptr)) {}
+        data_cache_(o.data_through_icache ? &icache_ : (o.dcache_lines > 0 ? &dcache_ : nullptr)),
+        walk_directly_(o.prefetch && icache_.onePair() && data_cache_ == nullptr) {}
 
   const FlashOptions& options() const { return options_; }
+
+  // What a block's fetch costs after a given block, as far as it is known in advance.
+  enum Edge : uint8_t {
+    kNoFetch,      // the block uses no flash
+    kWalk,         // blockCycles()
+    kFixed,        // walkDirectly(), nothing to look up: the cycles and line reads are the edge's
+    kFixedAfter,   // the same, when the line last read is the previous block's last
+    kLookUpAfter,  // the same and the first line looked up in the cache
+  };
+
+  // How block `b`'s fetch following block `p` is charged (kFixed...: `cycles` and `line_reads`
+  // get its fixed part, the line last read afterwards is `last_line`).
+  Edge edge(const BlockTiming& p, const BlockTiming& b, bool sequential, uint32_t& cycles,
+            uint32_t& line_reads, uint32_t& last_line) const {
+    if (!b.uses_flash) return kNoFetch;
+    if (!walk_directly_) return kWalk;
+    cycles = b.literal_count * wait_states_;
+    line_reads = b.literal_count;
+    if (b.fetch_lines == 0) return kFixed;
+    if (p.fetch_lines == 0) return kWalk;  // the line last read is older than `p`
+    const uint32_t previous = p.fetch_first_line + p.fetch_lines - 1, first = b.fetch_first_line;
+    last_line = first + b.fetch_lines - 1;
+    line_reads += b.fetch_lines - 1;
+    if (sequential && first == previous) return kFixedAfter;
+    if (first == previous + 1) {
+      ++line_reads;
+      return kFixedAfter;
+    }
+    return kLookUpAfter;
+  }
+
+  // walkDirectly() of an edge kFixedAfter or kLookUpAfter from `p` to `to`: adds the wait
+  // cycles beyond the edge's to `cycles`; false (and nothing done) when the line last read is
+  // not p's last.
+  bool followEdge(const BlockTiming& p, const BlockTiming& to, Edge e, uint32_t line_reads,
+                  uint32_t last_line, uint64_t& cycles) {
+    if (fetch_line_ != p.fetch_first_line + p.fetch_lines - 1) return false;
+    stats_.line_reads += line_reads;
+    fetch_line_ = last_line;
+    if (e == kLookUpAfter) {
+      if (icache_.lookupPairIf(to.fetch_first_line, true)) {
+        ++stats_.icache_hits;
+      } else {
+        ++stats_.icache_misses;
+        ++stats_.line_reads;
+        cycles += wait_states_;
+      }
+    }
+    return true;
+  }
+
+  // walkDirectly() of an edge kFixed.
+  void followFixed(uint32_t line_reads) { stats_.line_reads += line_reads; }
+
   uint32_t lineOf(uint32_t address) const { return address >> shift_; }
   const FlashStats& stats() const { return stats_; }
 
   // The wait cycles of fetching block `b` (its lines and its literal loads); `sequential`: the
   // block follows the previous one without a branch.
   uint32_t blockCycles(const BlockTiming& b, bool sequential) {
+    if (walk_directly_) return walkDirectly(b, sequential);
     if (b.flash_epoch == ifills_ && (b.literal_count == 0 || b.flash_data_epoch == dfills_)) {
       // The block's first line hit the cache when it last ran, its other lines came from the
       // prefetch or hit too, and no line filled a set it relies on since: the same again.
@@ -157,6 +230,26 @@ class FlashSystem {
 
  private:
   static constexpr uint32_t kNoLine = 0xFFFF'FFFF;
+
+  // checkBlock() and fetch() without marks or branches, for a prefetch, a cache of one pair of
+  // lines and no data cache: every literal load reads the flash, whatever its line.
+  uint32_t walkDirectly(const BlockTiming& b, bool sequential) {
+    if (b.fetch_lines == 0) {
+      stats_.line_reads += b.literal_count;
+      return b.literal_count * wait_states_;
+    }
+    const uint32_t first = b.fetch_first_line, previous = fetch_line_;
+    const bool same = sequential & (first == previous);
+    const bool next = !same & (previous != kNoLine) & (first == previous + 1);
+    const bool looked_up = !same & !next;
+    const bool hit = icache_.lookupPairIf(first, looked_up);
+    const bool read = looked_up & !hit;
+    stats_.icache_hits += hit;
+    stats_.icache_misses += read;
+    stats_.line_reads += uint32_t(next) + uint32_t(read) + (b.fetch_lines - 1) + b.literal_count;
+    fetch_line_ = first + b.fetch_lines - 1;
+    return (uint32_t(read) + b.literal_count) * wait_states_;
+  }
 
   // The block's lines one by one (kept out of line, so that the common case stays small).
   __attribute__((noinline)) uint32_t checkBlock(const BlockTiming& b, bool sequential) {
@@ -250,6 +343,7 @@ class FlashSystem {
   uint32_t shift_;
   LineCache icache_, dcache_;
   LineCache* data_cache_;
+  const bool walk_directly_;  // blockCycles() is walkDirectly()
   // Epochs of the blocks' marks, per cache: they advance when a line fills a set that a marked
   // block relies on (a pinned set), or when the caches are emptied.
   uint64_t ifills_ = 0;

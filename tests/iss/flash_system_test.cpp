@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <random>
 #include <vector>
 
 #include "block_timing.h"
@@ -93,6 +94,60 @@ TEST(FlashSystem, WithoutPrefetchEveryLineGoesThroughTheCache) {
   // 0x20 misses (evicting 0x21), then 0x21 misses (evicting 0x22), then 0x22 misses.
   EXPECT_EQ(flash.blockCycles(a, false), 3 * kWait);
   expectCounts(flash, {6, 0, 6}, "again");
+}
+
+// The block hook charges a block that follows another as last time through their edge (what is
+// known in advance, then the cache's part): on every path, the same cycles and counts as a walk
+// of every block. Blocks of one to three lines, some continuing in or after their predecessor's
+// last line, some with literals, one outside the flash; now and then a block runs in between
+// (an interrupt), so that the line last read is not the predecessor's.
+TEST(FlashSystem, EdgesChargeWhatTheWalkCharges) {
+  std::vector<BlockTiming> blocks = {block(0x100, 2),         block(0x101, 1),
+                                     block(0x102, 3, {0x90}), block(0x106, 1),
+                                     block(0x140, 2),         block(0x141, 2, {0x90, 0x91}),
+                                     block(0x180, 1),         block(0x20, 1)};
+  blocks.back().fetch_lines = 0;  // in RAM, its literal in flash
+  blocks.back().literal_count = 1;
+  blocks.back().literal_lines = {0x92};
+  FlashSystem walked(kG0, kWait, 0), edged(kG0, kWait, 0);
+  std::mt19937 random(7);
+  const BlockTiming* prev = nullptr;
+  uint64_t edge_hits = 0;
+  for (int step = 0; step < 20000; ++step) {
+    const BlockTiming& b = blocks[random() % blocks.size()];
+    const bool sequential = random() % 2 == 0;
+    uint64_t edge_cycles = 0;
+    bool followed = false;
+    if (prev != nullptr) {
+      uint32_t fixed_cycles = 0, line_reads = 0, last_line = 0;
+      const FlashSystem::Edge e =
+          edged.edge(*prev, b, sequential, fixed_cycles, line_reads, last_line);
+      // A prefetch and one pair of lines: only after the block outside the flash is the line
+      // last read unknown in advance.
+      ASSERT_TRUE(e != FlashSystem::kWalk || prev->fetch_lines == 0) << "step " << step;
+      edge_cycles = fixed_cycles;
+      if (e == FlashSystem::kFixed) {
+        edged.followFixed(line_reads);
+        followed = true;
+      } else if (e != FlashSystem::kWalk && e != FlashSystem::kNoFetch) {
+        followed = edged.followEdge(*prev, b, e, line_reads, last_line, edge_cycles);
+      }
+    }
+    if (followed)
+      ++edge_hits;
+    else
+      edge_cycles = edged.blockCycles(b, sequential);
+    ASSERT_EQ(edge_cycles, walked.blockCycles(b, sequential)) << "step " << step;
+    ASSERT_EQ(edged.stats().line_reads, walked.stats().line_reads) << "step " << step;
+    ASSERT_EQ(edged.stats().icache_hits, walked.stats().icache_hits) << "step " << step;
+    ASSERT_EQ(edged.stats().icache_misses, walked.stats().icache_misses) << "step " << step;
+    prev = random() % 16 == 0 ? nullptr : &b;  // an interrupt: the next block starts afresh
+    if (random() % 16 == 0) {
+      const BlockTiming& handler = blocks[random() % blocks.size()];
+      ASSERT_EQ(edged.blockCycles(handler, false), walked.blockCycles(handler, false));
+    }
+  }
+  EXPECT_GT(edge_hits, 13000u);
 }
 
 }  // namespace
