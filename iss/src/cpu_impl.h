@@ -335,10 +335,13 @@ struct Cpu::Impl {
                            void* user) noexcept {
     Impl& s = *static_cast<Impl*>(user);
     if (const BlockTiming* p = s.prev) {
-      const BlockTiming::Successor& e = p->successors[0];
+      // Either successor (a branch that goes both ways keeps both; their order is only which
+      // one a new successor replaces).
+      const uint64_t key = uint64_t(uint32_t(address)) << 32 | size;
+      const BlockTiming::Successor& e =
+          p->successors[0].key == key ? p->successors[0] : p->successors[1];
       const uint64_t instructions = s.instructions + e.instructions;
-      if (e.key == (uint64_t(uint32_t(address)) << 32 | size) &&
-          instructions <= s.instruction_limit && !s.stop_requested) {
+      if (e.key == key && instructions <= s.instruction_limit && !s.stop_requested) {
         uint64_t c = e.cycles;
         bool followed = true;
         switch (e.flash) {

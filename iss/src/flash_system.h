@@ -211,12 +211,18 @@ class FlashSystem {
   // A data load of model flash: its wait cycles beyond the SRAM access its block charged.
   int64_t modelLoadCycles(uint32_t address) {
     const uint32_t line = address >> shift_;
-    if (line == data_line_ && data_cache_ != nullptr) {
+    if (data_cache_ == nullptr) {  // every load reads the flash
+      data_line_ = line;
+      ++stats_.line_reads;
+      ++stats_.model_line_reads;
+      return int64_t(wait_states_) - int64_t(sram_wait_states_);
+    }
+    if (line == data_line_) {
       countDataHits(1);
       return -int64_t(sram_wait_states_);
     }
     data_line_ = line;
-    return int64_t(data<true>(line)) - int64_t(sram_wait_states_);
+    return cachedModelLoadCycles(line);
   }
 
   // Code was loaded anew: the caches hold none of it.
@@ -319,6 +325,12 @@ class FlashSystem {
     }
     ++stats_.line_reads;
     return wait_states_;
+  }
+
+  // modelLoadCycles() of a line other than the last one, through the data cache (kept out of
+  // line, so that the common cases stay small in the engine's load helpers).
+  [[gnu::noinline]] int64_t cachedModelLoadCycles(uint32_t line) {
+    return int64_t(data<true>(line)) - int64_t(sram_wait_states_);
   }
 
   // One data line: a cache hit, or a read that waits; `kModel`: a load of the model flash.
