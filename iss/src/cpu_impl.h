@@ -191,6 +191,12 @@ struct Cpu::Impl {
     return lookup(key, address, size);
   }
 
+  // Cortex-M: what entering block `b` after block `p` adds to its base cycles: when `b` is not
+  // p's fall-through, p's taken-branch refill and b's non-sequential entry.
+  static uint32_t armEntryCycles(const BlockTiming& p, const BlockTiming& b, bool sequential) {
+    return sequential ? 0 : p.taken_cycles + b.nonseq_entry_cycles;
+  }
+
   // The successor entry of block `b` (found by `key`) after block `p`: on Cortex-M with what
   // following `p` costs, as far as that is known in advance (armBlockHook()).
   BlockTiming::Successor edge(const BlockTiming& p, uint64_t key, const BlockTiming* b) const {
@@ -209,8 +215,7 @@ struct Cpu::Impl {
     }
     e.flash = kind;
     e.flash_line_reads = uint16_t(line_reads);
-    e.cycles = b->base_cycles + flash_cycles +
-               (e.sequential ? 0 : p.taken_cycles + b->nonseq_entry_cycles);
+    e.cycles = b->base_cycles + flash_cycles + armEntryCycles(p, *b, e.sequential);
     return e;
   }
 
@@ -282,8 +287,8 @@ struct Cpu::Impl {
         c += gap;
         if (const uint32_t mask = p->tail_mask & b->head_mask)
           c += crossBlockStall(*p, *b, mask, gap);
-      } else if (!sequential) {
-        c += p->taken_cycles + b->nonseq_entry_cycles;
+      } else {
+        c += armEntryCycles(*p, *b, sequential);
       }
     } else if (riscv) {
       c += fetch;
